@@ -1,0 +1,60 @@
+/**
+ * What an analysis plugin is. The framework (src/analyses/run.ts) builds the envelope around what
+ * `run` returns: status, quality, provenance, latency. A plugin never builds an envelope itself.
+ */
+import type { RefusalCode } from '../errors.js';
+import type { MetricEntry } from '../metrics/metric-entry.js';
+import type { ChannelName, Recording } from '../recording/recording.js';
+
+export type AnalysisName = 'vt' | 'eov' | 'substrate';
+export type Product = 'vt' | 'eov' | 'substrate';
+export type Tier = 'free' | 'pro' | 'research';
+
+/** Tier order: a key reaches models of its own tier and below. */
+export const TIER_RANK: Readonly<Record<Tier, number>> = { free: 0, pro: 1, research: 2 };
+
+/** What the caller's key allows, passed to analyses that choose between models. */
+export interface KeyScope {
+  tier: Tier;
+  /** Models the key is restricted to; null means every model its tier reaches. */
+  allowed_models: string[] | null;
+}
+
+/** Options from the analyze body, shared by every analysis of one request. */
+export interface AnalysisRequest {
+  model?: string | null;
+  model_version?: string | null;
+  medications?: string[] | null;
+  key: KeyScope;
+}
+
+/** The model that ran, reported in provenance (`model`, and for thresholds `model_version`, `model_tier`). */
+export interface ModelRef {
+  name: string;
+  version?: string;
+  tier?: Tier;
+}
+
+export type AnalysisOutcome =
+  | { status: 'ok'; findings: Record<string, unknown>; notes: string[]; model: ModelRef }
+  | {
+      status: 'not_analysable';
+      error: RefusalCode;
+      message: string;
+      context: Record<string, unknown>;
+      notes: string[];
+      model: ModelRef;
+    };
+
+export interface AnalysisPlugin {
+  name: AnalysisName;
+  /** The key product that licenses this analysis. */
+  product: Product;
+  /** Channels it cannot run without; checked by the plugin itself so it can refuse with its own words. */
+  requires: ChannelName[];
+  /** One line for GET /v1/capabilities. */
+  description: string;
+  run(recording: Recording, request: AnalysisRequest): Promise<AnalysisOutcome>;
+  /** Metrics this analysis adds to the compute registry (e.g. `substrate_summary`). */
+  metrics?: MetricEntry[];
+}

@@ -1,0 +1,25 @@
+/**
+ * A metric registry entry (spec 2.3): what it returns, its unit, the channels and duration it needs,
+ * reading notes, and the function. Unmet preconditions give `unavailable` with a reason, never null.
+ */
+import type { ChannelName, Recording } from '../recording/recording.js';
+
+export type MetricUnavailableCode = 'MISSING_CHANNEL' | 'INSUFFICIENT_DURATION' | 'INSUFFICIENT_SIGNAL';
+
+export type MetricResult =
+  | { status: 'ok'; value: unknown }
+  | { status: 'unavailable'; error: MetricUnavailableCode; message: string; context: Record<string, unknown> };
+
+export interface MetricEntry {
+  name: string;
+  /** What the value is, in one sentence. */
+  returns: string;
+  /** Unit of the headline number (null for structured values without one unit). */
+  unit: string | null;
+  requires: ChannelName[];
+  min_duration_s: number;
+  /** How to read the value, and what it must not be used for. */
+  notes: string;
+  /** Runs on the full-resolution record. Preconditions (channels, duration) are checked by the registry first. */
+  compute(recording: Recording): MetricResult;
+}

@@ -1,0 +1,91 @@
+/**
+ * Discovers the plugins: one folder per format under formats/ and per analysis under analyses/,
+ * each with an index.ts whose default export is the plugin. Metadata is checked at load, duplicates
+ * refused, and the registry frozen, so a broken plugin fails at start-up, not on first use.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { AnalysisPlugin } from './analyses/analysis-plugin.js';
+import type { FormatPlugin } from './formats/format-plugin.js';
+import { CHANNEL_NAMES } from './recording/recording.js';
+
+/** The project root (the folder holding formats/ and analyses/). */
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface Plugins {
+  formats: readonly FormatPlugin[];
+  analyses: readonly AnalysisPlugin[];
+}
+
+export class PluginError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(`${code}: ${message}`);
+    this.name = 'PluginError';
+  }
+}
+
+const ANALYSIS_NAMES = ['vt', 'eov', 'substrate'];
+
+/** Loads and validates every plugin under the given root (default: the project), plus extra npm packages. */
+export async function loadPlugins(options: { root?: string; packages?: string[] } = {}): Promise<Plugins> {
+  const root = options.root ?? PROJECT_ROOT;
+  const formats = await loadFolder<FormatPlugin>(join(root, 'formats'));
+  const analyses = await loadFolder<AnalysisPlugin>(join(root, 'analyses'));
+  for (const name of options.packages ?? []) {
+    const mod = (await import(name)) as { default?: FormatPlugin };
+    if (!mod.default) throw new PluginError('PLUGIN_NO_DEFAULT_EXPORT', `package ${name} has no default export`);
+    formats.push(mod.default);
+  }
+  formats.forEach(checkFormat);
+  analyses.forEach(checkAnalysis);
+  refuseDuplicates(formats.map((f) => f.meta.id), 'format');
+  refuseDuplicates(analyses.map((a) => a.name), 'analysis');
+  return Object.freeze({ formats: Object.freeze(formats), analyses: Object.freeze(analyses) });
+}
+
+async function loadFolder<T>(dir: string): Promise<T[]> {
+  if (!existsSync(dir)) return [];
+  const out: T[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!entry.isDirectory()) continue;
+    const index = join(dir, entry.name, 'index.ts');
+    if (!existsSync(index)) continue;
+    const mod = (await import(pathToFileURL(index).href)) as { default?: T };
+    if (!mod.default) throw new PluginError('PLUGIN_NO_DEFAULT_EXPORT', `${index} has no default export`);
+    out.push(mod.default);
+  }
+  return out;
+}
+
+function checkFormat(plugin: FormatPlugin): void {
+  const m = plugin?.meta;
+  const where = m?.id ?? '(unnamed format)';
+  if (!m || typeof plugin.detect !== 'function' || typeof plugin.parse !== 'function') {
+    throw new PluginError('PLUGIN_SHAPE', `${where} must export {meta, detect, parse}`);
+  }
+  if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(m.id)) throw new PluginError('PLUGIN_ID', `format id "${m.id}" must be kebab-case`);
+  for (const field of ['label', 'vendor', 'software', 'detection'] as const) {
+    if (typeof m[field] !== 'string' || m[field].length === 0) throw new PluginError('PLUGIN_META', `${where} needs meta.${field}`);
+  }
+  if (!Array.isArray(m.extensions) || !Number.isInteger(m.example_files) || m.example_files < 0) {
+    throw new PluginError('PLUGIN_META', `${where} needs meta.extensions and a whole meta.example_files`);
+  }
+}
+
+function checkAnalysis(plugin: AnalysisPlugin): void {
+  const where = plugin?.name ?? '(unnamed analysis)';
+  if (!ANALYSIS_NAMES.includes(plugin.name)) throw new PluginError('PLUGIN_ID', `analysis "${where}" is not one of ${ANALYSIS_NAMES.join(', ')}`);
+  if (typeof plugin.run !== 'function') throw new PluginError('PLUGIN_SHAPE', `${where} must export run()`);
+  for (const channel of plugin.requires) {
+    if (!(CHANNEL_NAMES as readonly string[]).includes(channel)) throw new PluginError('PLUGIN_CHANNEL', `${where} requires unknown channel ${channel}`);
+  }
+}
+
+function refuseDuplicates(ids: string[], kind: string): void {
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (seen.has(id)) throw new PluginError('PLUGIN_DUPLICATE', `two ${kind} plugins are named ${id}`);
+    seen.add(id);
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Options and ground truth of the synthetic CPET generator (design section 9). The sample, the
+ * tests, the threshold model's training set and the benchmarks all draw from it.
+ */
+import type { Recording } from '../recording/recording.js';
+
+export type Protocol = 'ramp' | 'steps' | 'treadmill';
+
+/** How the generated breaths are written out. */
+export type SamplingOption =
+  | { kind: 'breath' }
+  /** One sample every interval_s, each the mean of the breaths since the previous one (e.g. the 2-s sample). */
+  | { kind: 'interval'; interval_s: number }
+  /** Fixed averaging windows as carts export them (5, 10, 15, 30, 60 s). */
+  | { kind: 'averaged'; window_s: number };
+
+export interface OscillationOption {
+  period_s: number;
+  /** Peak-to-peak amplitude as a fraction of the local VE (0.1 to 0.4). */
+  amplitude_fraction: number;
+  /** PetCO2 phase relative to VE in degrees; 180 (antiphase) is physiological. */
+  petco2_phase_deg?: number;
+  /** Whether the oscillation runs through exercise only (default) or the whole test. */
+  span?: 'exercise' | 'whole';
+}
+
+export interface GeneratorOptions {
+  seed: number;
+  protocol?: Protocol;
+  rest_s?: number;
+  warmup_s?: number;
+  exercise_s?: number;
+  recovery_s?: number;
+  /** Stage length for step and treadmill protocols. */
+  step_s?: number;
+  /** Subject: drawn from the seed when not given. */
+  vo2peak_ml_min?: number;
+  body_mass_kg?: number;
+  age_years?: number;
+  sex?: 'male' | 'female';
+  /** VT1 and VT2 as fractions of the exercise phase's duration (time from exercise start). */
+  vt1_fraction?: number;
+  vt2_fraction?: number;
+  /** False: the test stops before VT2 (no respiratory compensation). */
+  vt2_present?: boolean;
+  /** False: the subject never leaves the moderate domain (no VT1 and no VT2 are reached). */
+  vt1_present?: boolean;
+  sampling?: SamplingOption;
+  /** Multiplicative breath-to-breath noise (coefficient of variation), default 0.06. */
+  noise_cv?: number;
+  /** Fraction of breaths replaced by a cough or swallow outlier, default 0.005. */
+  outlier_rate?: number;
+  /** Number of gaps (dropped stretches of 10-40 s) in the recording, default 0. */
+  gaps?: number;
+  oscillation?: OscillationOption | null;
+  /** Record heart rate (default true) and work rate (default true for ramp and steps). */
+  hr?: boolean;
+  load?: boolean;
+  /** Where fat oxidation peaks, as a fraction of VO2peak (default drawn 0.40-0.65). */
+  fatmax_fraction?: number;
+}
+
+export interface ThresholdTruth {
+  time_s: number;
+  vo2_ml_min: number;
+}
+
+export interface GroundTruth {
+  /** null when the protocol never reaches it. */
+  vt1: ThresholdTruth | null;
+  vt2: ThresholdTruth | null;
+  vo2peak_ml_min: number;
+  /** Highest 30-s rolling mean of the noise-free VO2, what `vo2max` should return. */
+  vo2peak_30s_ml_min: number;
+  /** Phase boundaries (s from the start). */
+  phases: { rest_end_s: number; warmup_end_s: number; exercise_end_s: number; end_s: number };
+  /** Slope of VE (L/min) on VCO2 (L/min) placed below VT2. */
+  ve_vco2_slope: number;
+  oscillation: { period_s: number; amplitude_l_min: number } | null;
+  /** Noise-free fat oxidation peak over steady states (null on protocols without steady states). */
+  fatmax: { fraction_vo2peak: number; fat_g_min: number } | null;
+  protocol: Protocol;
+  /** Per-second domain (0 moderate, 1 heavy, 2 severe) on a 1-Hz grid from t = 0, for model training. */
+  domain_1hz: Int8Array;
+}
+
+export interface GeneratedTest {
+  options: Required<Pick<GeneratorOptions, 'seed' | 'protocol'>> & GeneratorOptions;
+  recording: Recording;
+  truth: GroundTruth;
+}
