@@ -35,6 +35,15 @@ export interface ModelRef {
   tier?: Tier;
 }
 
+export interface ModelSummary {
+  name: string;
+  version: string;
+  tier: Tier;
+  status: 'production' | 'research';
+  /** True for the model and version an omitted `model` / `model_version` selects. */
+  default: boolean;
+}
+
 export type AnalysisOutcome =
   | { status: 'ok'; findings: Record<string, unknown>; notes: string[]; model: ModelRef }
   | {
@@ -54,7 +63,13 @@ export interface AnalysisPlugin {
   requires: ChannelName[];
   /** One line for GET /v1/capabilities. */
   description: string;
+  /**
+   * Runs the analysis. A refusal the spec lists for this analysis (section 7) is returned as
+   * `not_analysable`; a ServiceError thrown here (e.g. MODEL_NOT_ALLOWED) fails the whole request.
+   */
   run(recording: Recording, request: AnalysisRequest): Promise<AnalysisOutcome>;
+  /** Models this analysis can run, for GET /v1/capabilities. */
+  listModels?(): ModelSummary[];
   /** Metrics this analysis adds to the compute registry (e.g. `substrate_summary`). */
   metrics?: MetricEntry[];
 }
