@@ -1,0 +1,123 @@
+/**
+ * The embedded store: keyv over SQLite (`<dataDir>/cpet.sqlite`), which survives a restart.
+ * The atomic operations (one-shot claims, counters, secret creation) are serialised by an
+ * in-process mutex, so exactly ONE server process may own the file; several instances need Redis.
+ * Other processes may still read and write API keys (the `keys` CLI), since those need no atomicity.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import Keyv from 'keyv';
+import KeyvSqlite from '@keyv/sqlite';
+import { KeyedMutex } from './keyed-mutex.js';
+import { createKeyStore } from './keys.js';
+import { cleanupTtlMs, recordKey, type StoredRecord } from './record-key.js';
+import { newSecretText, secretFromEnv } from './shared-secret.js';
+import type { Store } from './store.js';
+
+/** File name of the database inside the data directory. */
+export const SQLITE_FILE = 'cpet.sqlite';
+/** How long a writer waits for another connection's lock before failing. */
+const BUSY_TIMEOUT_MS = 10_000;
+/** SQLite only drops expired rows when they are read; this sweep removes the ones nobody reads. */
+const SWEEP_INTERVAL_MS = 3_600_000;
+
+interface Counter {
+  count: number;
+  expires_at_ms: number;
+}
+
+function table(file: string, name: string, namespace: string): { keyv: Keyv; adapter: KeyvSqlite } {
+  const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, table: name, busyTimeout: BUSY_TIMEOUT_MS });
+  return { adapter, keyv: new Keyv({ store: adapter, namespace, throwOnErrors: true }) };
+}
+
+/** Opens (creating when absent) the embedded store in `dataDir`. */
+export async function openSqliteStore(dataDir: string, namespace: string, now: () => number): Promise<Store> {
+  await mkdir(dataDir, { recursive: true });
+  const file = path.join(path.resolve(dataDir), SQLITE_FILE);
+  const records = table(file, 'records', namespace);
+  const apikeys = table(file, 'apikeys', namespace);
+  const meta = table(file, 'meta', namespace);
+  const mutex = new KeyedMutex();
+
+  // Keyv keeps its own wall-clock expiry inside each serialised value ({"value":…,"expires":ms}).
+  const sweep = async (): Promise<void> => {
+    for (const { adapter } of [records, meta]) {
+      await adapter.query(
+        `DELETE FROM ${adapter.opts.table} WHERE json_valid(value) AND json_extract(value, '$.expires') < ?`,
+        Date.now(),
+      );
+    }
+  };
+  await sweep();
+  const timer = setInterval(() => {
+    sweep().catch(() => undefined);
+  }, SWEEP_INTERVAL_MS);
+  timer.unref();
+
+  return {
+    kind: 'sqlite',
+    keys: createKeyStore(apikeys.keyv, now),
+
+    async putRecord(keyId, cpetId, value, expiresAtMs) {
+      const stored: StoredRecord = { expires_at_ms: expiresAtMs, value };
+      await records.keyv.set(recordKey(keyId, cpetId), stored, cleanupTtlMs(expiresAtMs, now()));
+    },
+
+    async getRecord<T>(keyId: string, cpetId: string) {
+      const stored = (await records.keyv.get(recordKey(keyId, cpetId))) as StoredRecord | undefined;
+      if (!stored || now() >= stored.expires_at_ms) return undefined;
+      return stored.value as T;
+    },
+
+    async deleteRecord(keyId, cpetId) {
+      return records.keyv.delete(recordKey(keyId, cpetId));
+    },
+
+    consumeOnce(id, ttlMs) {
+      const name = `once:${id}`;
+      return mutex.run(name, async () => {
+        if ((await meta.keyv.get(name)) !== undefined) return false;
+        await meta.keyv.set(name, 1, Math.max(1, ttlMs));
+        return true;
+      });
+    },
+
+    incrementCounter(name, by, ttlMs) {
+      const key = `counter:${name}`;
+      return mutex.run(key, async () => {
+        const current = (await meta.keyv.get(key)) as Counter | undefined;
+        // Like Redis INCRBY + PEXPIRE on creation: the window's expiry is fixed when it opens.
+        const next: Counter = current
+          ? { count: current.count + by, expires_at_ms: current.expires_at_ms }
+          : { count: by, expires_at_ms: Date.now() + Math.max(1, ttlMs) };
+        await meta.keyv.set(key, next, cleanupTtlMs(next.expires_at_ms, Date.now()));
+        return next.count;
+      });
+    },
+
+    async getCounter(name) {
+      const current = (await meta.keyv.get(`counter:${name}`)) as Counter | undefined;
+      return current?.count ?? 0;
+    },
+
+    sharedSecret(name) {
+      const fromEnv = secretFromEnv(name);
+      if (fromEnv) return Promise.resolve(fromEnv);
+      const key = `secret:${name}`;
+      return mutex.run(key, async () => {
+        let text = (await meta.keyv.get(key)) as string | undefined;
+        if (text === undefined) {
+          text = newSecretText();
+          await meta.keyv.set(key, text);
+        }
+        return Buffer.from(text, 'base64');
+      });
+    },
+
+    async close() {
+      clearInterval(timer);
+      await Promise.all([records.keyv.disconnect(), apikeys.keyv.disconnect(), meta.keyv.disconnect()]);
+    },
+  };
+}

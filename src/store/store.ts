@@ -1,0 +1,70 @@
+/**
+ * The service's state behind one interface: records partitioned by API key, API keys, one-shot
+ * claims, counters and shared secrets. Embedded SQLite by default (one process owns it); Redis when
+ * REDIS_URL is set (any number of instances). Nothing here knows about HTTP.
+ */
+import type { KeyStore } from './keys.js';
+import { openRedisStore } from './redis-store.js';
+import { openSqliteStore } from './sqlite-store.js';
+
+/** Where and how to open the store. */
+export interface StoreOptions {
+  /** DATA_DIR, default ./data; the SQLite file lives here. */
+  dataDir: string;
+  /** REDIS_URL: when set, every namespace goes to Redis. */
+  redisUrl?: string | null;
+  /** Key prefix (default 'cpet'); tests use a unique one. */
+  namespace?: string;
+  /** Injected clock (ms since epoch) for record and key expiry; default Date.now. */
+  now?: () => number;
+}
+
+/** The store the server and the keys CLI work against. */
+export interface Store {
+  readonly kind: 'sqlite' | 'redis';
+  /**
+   * Records partitioned by API key id: another key's id is simply not found. expiresAtMs is
+   * enforced on read via now() (so tests inject the clock), and as a keyv TTL for cleanup.
+   */
+  putRecord(keyId: string, cpetId: string, value: unknown, expiresAtMs: number): Promise<void>;
+  /** The record stored under (keyId, cpetId), or undefined when absent or past its expiry. */
+  getRecord<T>(keyId: string, cpetId: string): Promise<T | undefined>;
+  /** Removes a record now; false when there was none under that key. */
+  deleteRecord(keyId: string, cpetId: string): Promise<boolean>;
+  /**
+   * Atomic one-shot claim: true exactly once per id across all instances (Redis SET NX PX;
+   * in-process for sqlite, persisted). The TTL runs on the wall clock, not on now().
+   */
+  consumeOnce(id: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Atomic counter: returns the new value; sets the wall-clock TTL when the counter is created
+   * (Redis INCRBY + PEXPIRE in one EVAL). Put the window in the name (e.g. `quota:<kid>:2026-11`).
+   */
+  incrementCounter(name: string, by: number, ttlMs: number): Promise<number>;
+  /** Current value of a counter; 0 when absent or expired. */
+  getCounter(name: string): Promise<number>;
+  /**
+   * A per-deployment secret shared by all instances (get-or-create atomically). When TICKET_SECRET
+   * is set, every name's secret is derived from it instead (HMAC of the name), so nothing is stored.
+   */
+  sharedSecret(name: string): Promise<Buffer>;
+  /** API keys. */
+  readonly keys: KeyStore;
+  /** Releases the connection(s); the store is unusable afterwards. */
+  close(): Promise<void>;
+}
+
+/** Default key prefix of every stored entry. */
+export const DEFAULT_NAMESPACE = 'cpet';
+
+/** Opens the Redis store when `redisUrl` is set, else the embedded SQLite store in `dataDir`. */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const namespace = options.namespace ?? DEFAULT_NAMESPACE;
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(namespace)) {
+    throw new Error(`store namespace "${namespace}" must be letters, digits, ".", "_" or "-"`);
+  }
+  const now = options.now ?? Date.now;
+  return options.redisUrl
+    ? openRedisStore(options.redisUrl, namespace, now)
+    : openSqliteStore(options.dataDir, namespace, now);
+}
