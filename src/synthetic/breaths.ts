@@ -1,0 +1,162 @@
+/**
+ * Writes the true per-second signals out as a cart would: breaths arriving at the breathing rate,
+ * with breath-to-breath noise (a common volume error shared by VE, VO2 and VCO2 plus independent
+ * parts), the odd cough or swallow outlier, dropped stretches, and optionally fixed-interval means.
+ */
+import type { ChannelName, SamplingMethod } from '../recording/recording.js';
+import type { ProtocolPlan } from './protocol.js';
+import type { Rng } from './random.js';
+import type { GeneratorOptions, SamplingOption } from './types.js';
+
+/** Noise-free signals, one value per second from t = 0. */
+export interface TrueSignals {
+  vo2: Float64Array;
+  vco2: Float64Array;
+  ve: Float64Array;
+  petco2: Float64Array;
+  peto2: Float64Array;
+  hr: Float64Array;
+  rf: Float64Array;
+  /** VE before any oscillation was added: the reference for the placed oscillation amplitude. */
+  ve_steady: Float64Array;
+}
+
+interface Breath {
+  t_end: number;
+  duration: number;
+  values: Record<'VO2' | 'VCO2' | 'VE' | 'RF' | 'VT' | 'PetO2' | 'PetCO2' | 'HR', number>;
+}
+
+export interface WrittenSamples {
+  time_s: number[];
+  channels: Partial<Record<ChannelName, (number | null)[]>>;
+  sampling_hint: { method: SamplingMethod; averaging_s: number | null };
+}
+
+const OUTLIER_FACTORS = [0.3, 0.45, 1.9, 2.4] as const;
+const DIGITS: Partial<Record<ChannelName, number>> = { VO2: 1, VCO2: 1, VE: 2, RF: 1, VT: 3, PetO2: 1, PetCO2: 1, HR: 0, Load: 0, Speed: 1, Grade: 1 };
+const BREATH_CHANNELS = ['VO2', 'VCO2', 'VE', 'RF', 'VT', 'PetO2', 'PetCO2', 'HR'] as const;
+
+interface WriteOptions {
+  sampling: SamplingOption;
+  noise_cv: number;
+  outlier_rate: number;
+  gaps: number;
+  hr: boolean;
+  load: boolean;
+}
+
+/** Breaths (or cart averages of them) with the protocol's load, speed and grade at each sample. */
+export function writeSamples(s: TrueSignals, plan: ProtocolPlan, o: WriteOptions & GeneratorOptions, rng: Rng): WrittenSamples {
+  const breaths = dropGaps(makeBreaths(s, plan, o, rng), plan, o.gaps, rng);
+  const rows = o.sampling.kind === 'breath' ? breaths.map((b) => ({ t: b.t_end, values: b.values })) : averageBreaths(breaths, o.sampling.kind === 'interval' ? o.sampling.interval_s : o.sampling.window_s, plan.end_s);
+
+  const channels: Partial<Record<ChannelName, (number | null)[]>> = {};
+  for (const name of BREATH_CHANNELS) {
+    if (name === 'HR' && !o.hr) continue;
+    channels[name] = rows.map((r) => round(r.values[name], DIGITS[name] ?? 2));
+  }
+  const at = (series: Float64Array, t: number): number => series[Math.min(series.length - 1, Math.max(0, Math.floor(t)))];
+  if (plan.load_w && o.load) channels.Load = rows.map((r) => round(at(plan.load_w as Float64Array, r.t), 0));
+  if (plan.speed_kmh && plan.grade_pct) {
+    channels.Speed = rows.map((r) => round(at(plan.speed_kmh as Float64Array, r.t), 1));
+    channels.Grade = rows.map((r) => round(at(plan.grade_pct as Float64Array, r.t), 1));
+  }
+  const averaging = o.sampling.kind === 'breath' ? null : o.sampling.kind === 'interval' ? o.sampling.interval_s : o.sampling.window_s;
+  return {
+    time_s: rows.map((r) => round(r.t, 2)),
+    channels,
+    sampling_hint: { method: averaging === null ? 'breath_by_breath' : 'averaged', averaging_s: averaging },
+  };
+}
+
+function makeBreaths(s: TrueSignals, plan: ProtocolPlan, o: WriteOptions, rng: Rng): Breath[] {
+  const breaths: Breath[] = [];
+  const cv = o.noise_cv;
+  let t = rng.uniform(0.5, 2.5);
+  while (true) {
+    const rf = interp(s.rf, t);
+    const duration = Math.min(12, Math.max(0.8, (60 / rf) * (1 + 0.12 * rng.normal())));
+    const tEnd = t + duration;
+    if (tEnd > plan.end_s) break;
+    const common = 1 + cv * rng.normal();
+    let ve = interp(s.ve, tEnd) * common * (1 + 0.5 * cv * rng.normal());
+    let vo2 = interp(s.vo2, tEnd) * common * (1 + cv * rng.normal());
+    let vco2 = interp(s.vco2, tEnd) * common * (1 + 0.8 * cv * rng.normal());
+    let petco2 = interp(s.petco2, tEnd) + 0.8 * rng.normal();
+    if (rng.next() < o.outlier_rate) {
+      const f = rng.pick(OUTLIER_FACTORS);
+      ve *= f;
+      vo2 *= f;
+      vco2 *= f;
+      petco2 -= 5;
+    }
+    const breathRf = 60 / duration;
+    breaths.push({
+      t_end: tEnd,
+      duration,
+      values: {
+        VO2: Math.max(50, vo2),
+        VCO2: Math.max(40, vco2),
+        VE: Math.max(1, ve),
+        RF: breathRf,
+        VT: Math.max(0.1, ve / breathRf),
+        PetO2: interp(s.peto2, tEnd) + 1.2 * rng.normal(),
+        PetCO2: petco2,
+        HR: interp(s.hr, tEnd) + 1.5 * rng.normal(),
+      },
+    });
+    t = tEnd;
+  }
+  return breaths;
+}
+
+/** Removes breaths inside `count` stretches of 10-40 s placed during exercise (sensor or mask failures). */
+function dropGaps(breaths: Breath[], plan: ProtocolPlan, count: number, rng: Rng): Breath[] {
+  const gaps: [number, number][] = [];
+  for (let i = 0; i < count; i++) {
+    const length = rng.uniform(10, 40);
+    const start = rng.uniform(plan.warmup_end_s, Math.max(plan.warmup_end_s, plan.exercise_end_s - length));
+    gaps.push([start, start + length]);
+  }
+  return breaths.filter((b) => !gaps.some(([a, z]) => b.t_end >= a && b.t_end <= z));
+}
+
+/** Time-weighted means of the breath values over windows ending at w, 2w, ...; windows less than half covered are dropped. */
+function averageBreaths(breaths: Breath[], window_s: number, end_s: number): { t: number; values: Breath['values'] }[] {
+  const rows: { t: number; values: Breath['values'] }[] = [];
+  let first = 0;
+  for (let k = 1; k * window_s <= end_s; k++) {
+    const hi = k * window_s;
+    const lo = hi - window_s;
+    while (first < breaths.length && breaths[first].t_end <= lo) first++;
+    const sums: Record<string, number> = {};
+    let covered = 0;
+    for (let j = first; j < breaths.length; j++) {
+      const b = breaths[j];
+      const start = b.t_end - b.duration;
+      if (start >= hi) break;
+      const overlap = Math.min(hi, b.t_end) - Math.max(lo, start);
+      if (overlap <= 0) continue;
+      covered += overlap;
+      for (const name of BREATH_CHANNELS) sums[name] = (sums[name] ?? 0) + b.values[name] * overlap;
+    }
+    if (covered < window_s / 2) continue;
+    const values = Object.fromEntries(BREATH_CHANNELS.map((name) => [name, sums[name] / covered])) as Breath['values'];
+    rows.push({ t: hi, values });
+  }
+  return rows;
+}
+
+function interp(series: Float64Array, t: number): number {
+  const i = Math.floor(t);
+  if (i >= series.length - 1) return series[series.length - 1];
+  if (i < 0) return series[0];
+  const w = t - i;
+  return series[i] * (1 - w) + series[i + 1] * w;
+}
+
+function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
