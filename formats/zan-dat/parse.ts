@@ -1,0 +1,214 @@
+import { parserError } from '../../src/errors.js';
+import { findColumn } from '../../src/formats/columns.js';
+import type { FileView } from '../../src/formats/file-view.js';
+import { buildRecording } from '../../src/recording/build.js';
+import type { ChannelData, ChannelName, ParserFlag, PhaseName, Recording, Subject } from '../../src/recording/recording.js';
+import { inferGasFlowFactor, parseNumber, scale } from '../../src/recording/units.js';
+
+/**
+ * Parameter names (the third field of `P=<id>,<divisor>,<name>`), first match wins. All from the
+ * one real file, which is German; ZAN's parameter names are not translated in that file.
+ */
+export const COLUMNS = {
+  time: ['Zeit'],
+  Load: ['Last'],
+  tex: ['tex'],
+  Vin: ['Vin'],
+  tin: ['tin'],
+  VO2: ['VO2'],
+  VCO2: ['VCO2'],
+  HR: ['HR'],
+  Speed: ['Geschw.'],
+  Grade: ['Steig.'],
+  SpO2: ['O2sat'],
+} as const;
+
+const FORMAT_ID = 'zan-dat';
+/** A breath row: `B<n>=`; `BeginRest=` in `[Start]` also starts with B and is not one. */
+const BREATH_ROW = /^B[0-9]+=/;
+/** `[Start]` keys (seconds from the start) and the phase each one opens. */
+const PHASE_KEYS: Record<string, PhaseName> = { Rest: 'rest', Warmup: 'warmup', Load: 'exercise', Recovery: 'recovery' };
+
+interface Section {
+  name: string;
+  line: number;
+  lines: { text: string; line: number }[];
+}
+
+/** Reads a ZAN .dat export into a Recording. */
+export function parse(file: FileView): Recording {
+  const flags: ParserFlag[] = [];
+  const sections = splitSections(file.lines());
+  const first = (name: string) => sections.find((s) => s.name.toLowerCase() === name.toLowerCase() && s.lines.some((l) => l.text.trim() !== ''));
+
+  // 1. [parameter]: one `P=<id>,<divisor>,<name>` per column, in data order.
+  const params = first('parameter');
+  if (!params) throw parserError('no [parameter] section', { line: 1 });
+  const names: string[] = [];
+  const divisors: number[] = [];
+  for (const { text, line } of params.lines) {
+    const m = /^P=(\d+),([^,]+),(.*)$/.exec(text.trim());
+    if (!m) continue;
+    const divisor = parseNumber(m[2]);
+    if (!divisor) throw parserError(`parameter ${m[3]} has divisor "${m[2]}"`, { line });
+    names.push(m[3].trim());
+    divisors.push(divisor);
+  }
+  if (names.length === 0) throw parserError('the [parameter] section defines no column', { line: params.line });
+
+  // 2. [Data]: `B<n>=1,<v1>,<v2>,...`; the constant 1 after `=` is skipped.
+  const rows: { values: (number | null)[]; line: number }[] = [];
+  for (const section of sections.filter((s) => s.name.toLowerCase() === 'data')) {
+    for (const { text, line } of section.lines) {
+      if (!BREATH_ROW.test(text)) continue;
+      const fields = text.slice(text.indexOf('=') + 1).split(',');
+      rows.push({ values: fields.slice(1).map((f, i) => (i < names.length ? scaleCell(f, divisors[i]) : null)), line });
+    }
+  }
+  if (rows.length === 0) throw parserError('no B<n>= breath rows in [Data]', { line: first('data')?.line ?? 1 });
+  const col = (aliases: readonly string[]) => findColumn(names, aliases);
+  const timeAt = col(COLUMNS.time);
+  if (timeAt < 0) throw parserError('no Zeit (time) parameter', { line: params.line });
+  dropTruncatedLastRow(rows, timeAt, flags);
+
+  // 3. spiro trims every row after the one with the largest time; rows after it are a corrupt tail.
+  let maxAt = 0;
+  rows.forEach((r, i) => {
+    if ((r.values[timeAt] ?? -Infinity) >= (rows[maxAt].values[timeAt] ?? -Infinity)) maxAt = i;
+  });
+  if (maxAt < rows.length - 1) {
+    flags.push({ code: 'rows_after_max_time_dropped', detail: `${rows.length - 1 - maxAt} rows after the latest time (line ${rows[maxAt].line}) were dropped, as spiro does` });
+    rows.splice(maxAt + 1);
+  }
+
+  const read = (aliases: readonly string[]) => {
+    const at = col(aliases);
+    return at < 0 ? null : rows.map((r) => r.values[at] ?? null);
+  };
+  const { channels, absent } = toCanonical(read, flags);
+  return buildRecording({
+    format: FORMAT_ID,
+    time_s: rows.map((r) => r.values[timeAt] ?? null),
+    channels,
+    absent,
+    phase_starts: phaseStarts(first('Start')),
+    sampling_hint: { method: 'breath_by_breath' },
+    subject: subject(first('person')),
+    flags,
+  });
+}
+
+/** Splits INI text into `[name]` sections, keeping 1-based line numbers. */
+function splitSections(lines: string[]): Section[] {
+  const sections: Section[] = [];
+  lines.forEach((text, i) => {
+    const m = /^\s*\[([^\]]+)\]\s*$/.exec(text);
+    if (m) sections.push({ name: m[1], line: i + 1, lines: [] });
+    else if (sections.length > 0) sections[sections.length - 1].lines.push({ text, line: i + 1 });
+  });
+  return sections;
+}
+
+function scaleCell(cell: string, divisor: number): number | null {
+  const v = parseNumber(cell);
+  return v === null ? null : v / divisor;
+}
+
+/** A last row shorter than the usual one (the file was cut) is dropped with a flag. */
+function dropTruncatedLastRow(rows: { values: (number | null)[]; line: number }[], timeAt: number, flags: ParserFlag[]): void {
+  const counts = new Map<number, number>();
+  for (const r of rows) counts.set(r.values.length, (counts.get(r.values.length) ?? 0) + 1);
+  const usual = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  const last = rows[rows.length - 1];
+  if (last.values.length < usual || last.values[timeAt] === null) {
+    flags.push({ code: 'truncated_row_dropped', detail: `the last breath row (line ${last.line}) has ${last.values.length} of ${usual} fields; the file looks cut short and that row was dropped` });
+    rows.pop();
+  }
+}
+
+/**
+ * The one function that decides units. ZAN gives divisors but no units; after the divisor the
+ * documented units are: Zeit s, Vin L, tin/tex s, VO2/VCO2 L/min (told from mL/min by magnitude),
+ * Geschw. km/h (stored as m/h), Steig. %, HR 1/min, Last W. VE, RF and VT are derived as spiro
+ * does: RF = 60/(tin+tex), VT = Vin, VE = 60 Vin/(tin+tex).
+ */
+function toCanonical(
+  read: (aliases: readonly string[]) => (number | null)[] | null,
+  flags: ParserFlag[],
+): { channels: Partial<Record<ChannelName, ChannelData>>; absent: Partial<Record<ChannelName, string>> } {
+  const channels: Partial<Record<ChannelName, ChannelData>> = {};
+  const absent: Partial<Record<ChannelName, string>> = {
+    PetO2: 'ZAN exports no end-tidal pressures (FO2et/FCO2et have no documented meaning)',
+    PetCO2: 'ZAN exports no end-tidal pressures (FO2et/FCO2et have no documented meaning)',
+    RER: 'not in the export (computed downstream from VO2 and VCO2 when needed)',
+  };
+  for (const name of ['VO2', 'VCO2'] as const) {
+    const values = read(COLUMNS[name]);
+    if (!values) continue;
+    const guess = inferGasFlowFactor(values);
+    if (!guess) throw parserError(`${name} magnitude tells neither L/min nor mL/min`, { column: name });
+    channels[name] = { values: scale(values, guess.factor), unit_in: guess.inferred };
+  }
+  if (channels.VO2) flags.push({ code: 'unit_inferred', detail: `ZAN states divisors but no units; VO2/VCO2 read as ${channels.VO2.unit_in} after the divisor from their magnitude` });
+
+  const vin = read(COLUMNS.Vin);
+  const tin = read(COLUMNS.tin);
+  const tex = read(COLUMNS.tex);
+  if (vin && tin && tex) {
+    const ttot = tin.map((t, i) => (t !== null && tex[i] !== null && t + (tex[i] as number) > 0 ? t + (tex[i] as number) : null));
+    channels.VT = { values: vin, unit_in: 'mL (Vin, divided by 1000 to L)' };
+    channels.RF = { values: ttot.map((t) => (t === null ? null : 60 / t)), unit_in: 'derived 60/(tin+tex)' };
+    channels.VE = { values: vin.map((v, i) => (v === null || ttot[i] === null ? null : (60 * v) / (ttot[i] as number))), unit_in: 'derived 60 Vin/(tin+tex)' };
+    flags.push({ code: 'derived_channels', detail: 'VE, RF and VT derived from Vin, tin and tex (the export has no VE or breathing frequency)' });
+  }
+  const hr = read(COLUMNS.HR);
+  if (hr) channels.HR = { values: hr, unit_in: '1/min' };
+
+  // Zero throughout in an optional column means "not recorded" (a cycle test has no speed).
+  const optional = (name: ChannelName, aliases: readonly string[], unit: string) => {
+    const values = read(aliases);
+    if (!values) return;
+    if (values.every((v) => v === null || v === 0)) absent[name] = 'column present in the file but reading zero throughout (not recorded)';
+    else channels[name] = { values, unit_in: unit };
+  };
+  optional('Speed', COLUMNS.Speed, 'm/h (divisor 1000)');
+  optional('Grade', COLUMNS.Grade, '% x10 (divisor 10)');
+  optional('SpO2', COLUMNS.SpO2, '%');
+  optional('Load', COLUMNS.Load, 'W');
+  if (channels.Speed && channels.Load) {
+    // On the treadmill Last is not measured: it moves in step with Geschw. (87 W at 7.2 km/h,
+    // 277 W at 18.7 km/h in the real file), so it is the cart's estimate, never a mechanical power.
+    delete channels.Load;
+    absent.Load = 'treadmill test: the cart\'s Last (W) is an estimate from speed, not a measured power';
+    flags.push({ code: 'load_not_measured', detail: 'Last (W) is non-zero on a treadmill test (Geschw. recorded); it was not used as Load' });
+  }
+  return { channels, absent };
+}
+
+/** `[Start]` phase starts in seconds (`Rest=0`, `Warmup=59`, `Load=59`, `Recovery=3002`); `BeginRest` is a wall clock and skipped. */
+function phaseStarts(section: Section | undefined): { phase: PhaseName; t_s: number }[] | undefined {
+  if (!section) return undefined;
+  const starts: { phase: PhaseName; t_s: number }[] = [];
+  for (const { text } of section.lines) {
+    const m = /^\s*(\w+)\s*=\s*(.*)$/.exec(text);
+    if (!m || !(m[1] in PHASE_KEYS)) continue;
+    const t = parseNumber(m[2]);
+    if (t !== null) starts.push({ phase: PHASE_KEYS[m[1]], t_s: t });
+  }
+  return starts.length ? starts : undefined;
+}
+
+/** `[person]`: keeps sex, height and body mass; name, vorname, geburtstag and idnr are not read. */
+function subject(section: Section | undefined): Subject {
+  const out: Subject = {};
+  if (!section) return out;
+  for (const { text } of section.lines) {
+    const m = /^\s*(\w+)\s*=\s*(.*)$/.exec(text);
+    if (!m) continue;
+    const value = m[2].trim();
+    if (m[1] === 'geschlecht') out.sex = /^m/i.test(value) ? 'male' : /^[wf]/i.test(value) ? 'female' : null;
+    if (m[1] === 'groesse') out.height_cm = parseNumber(value);
+    if (m[1] === 'gewicht') out.body_mass_kg = parseNumber(value);
+  }
+  return out;
+}
