@@ -1,0 +1,114 @@
+/**
+ * The windows substrate rates are computed over: exercise only (warm-up kept, since it is a real
+ * intensity; rest and recovery dropped), then one window per protocol stage (the mean of its last
+ * part, where the steady state is) or, without stages, fixed clock bins.
+ */
+import { detectPhases } from '../../src/signal/phases.js';
+import type { Recording } from '../../src/recording/recording.js';
+import type { SubstrateOptions } from './options.js';
+import type { Span } from './protocol.js';
+
+/** Mean gas exchange over one window. */
+export interface RawWindow {
+  t_start_s: number;
+  t_end_s: number;
+  vo2_l_min: number;
+  vco2_l_min: number;
+  /** Mean work rate (W) when the recording has a usable Load; null otherwise. */
+  load_w: number | null;
+  /** Samples with both VO2 and VCO2 inside the window. */
+  n_samples: number;
+}
+
+export interface ExerciseSpan {
+  span: Span;
+  /** Phases left out, each as `name (start-end s)`. */
+  dropped: string[];
+  /** Whether a warm-up was found and kept. */
+  warmup_kept: boolean;
+  /** False when no phase could be told: the whole recording is used. */
+  phases_found: boolean;
+}
+
+/** Exercise with its warm-up, from the shared phase detection; the whole recording when phases cannot be told. */
+export function exerciseSpan(rec: Recording): ExerciseSpan {
+  const t0 = rec.t_s[0];
+  const t1 = rec.t_s[rec.t_s.length - 1];
+  const phases = detectPhases(rec);
+  if (!phases) return { span: { t_start_s: t0, t_end_s: t1 }, dropped: [], warmup_kept: false, phases_found: false };
+  const start = phases.warmup?.t_start_s ?? phases.exercise.t_start_s;
+  const end = phases.exercise.t_end_s;
+  const dropped: string[] = [];
+  if (phases.rest && phases.rest.t_end_s > phases.rest.t_start_s) dropped.push(`rest (${fmt(phases.rest.t_start_s)}-${fmt(phases.rest.t_end_s)} s)`);
+  if (phases.recovery && phases.recovery.t_end_s > phases.recovery.t_start_s) {
+    dropped.push(`recovery (${fmt(phases.recovery.t_start_s)}-${fmt(phases.recovery.t_end_s)} s)`);
+  }
+  return { span: { t_start_s: start, t_end_s: end }, dropped, warmup_kept: phases.warmup !== null, phases_found: true };
+}
+
+function fmt(t_s: number): string {
+  return String(Math.round(t_s));
+}
+
+/** Means of VO2, VCO2 (and Load) over [from_s, to_s); null when no sample holds both gases. */
+export function windowMean(rec: Recording, from_s: number, to_s: number, withLoad: boolean): RawWindow | null {
+  const vo2 = rec.channels.VO2?.values ?? [];
+  const vco2 = rec.channels.VCO2?.values ?? [];
+  const load = rec.channels.Load?.values ?? [];
+  let so = 0;
+  let sc = 0;
+  let n = 0;
+  let sl = 0;
+  let nl = 0;
+  for (let i = 0; i < rec.t_s.length; i++) {
+    const t = rec.t_s[i];
+    if (t < from_s || t >= to_s) continue;
+    const o = vo2[i];
+    const c = vco2[i];
+    if (o !== null && c !== null && Number.isFinite(o) && Number.isFinite(c)) {
+      so += o;
+      sc += c;
+      n++;
+    }
+    const l = load[i];
+    if (withLoad && l !== null && l !== undefined && Number.isFinite(l)) {
+      sl += l;
+      nl++;
+    }
+  }
+  if (n === 0) return null;
+  return {
+    t_start_s: from_s,
+    t_end_s: to_s,
+    vo2_l_min: so / n / 1000,
+    vco2_l_min: sc / n / 1000,
+    load_w: withLoad && nl > 0 ? sl / nl : null,
+    n_samples: n,
+  };
+}
+
+/** One window per stage: the mean of the stage's last `stage_tail_s` (at most its second half). */
+export function stageWindows(rec: Recording, stages: Span[], opts: SubstrateOptions, withLoad: boolean): { windows: RawWindow[]; tail_s: number } {
+  const windows: RawWindow[] = [];
+  let tail_s = opts.stage_tail_s;
+  for (const stage of stages) {
+    const tail = Math.min(opts.stage_tail_s, (stage.t_end_s - stage.t_start_s) / 2);
+    tail_s = Math.min(tail_s, tail);
+    // The stage's end is the first sample of the next stage: stop just before it.
+    const w = windowMean(rec, stage.t_end_s - tail, stage.t_end_s, withLoad);
+    if (w) windows.push(w);
+  }
+  return { windows, tail_s };
+}
+
+/** Fixed clock bins of `bin_s` from the start of the span; a last partial bin is kept when at least half full. */
+export function clockBins(rec: Recording, span: Span, bin_s: number, withLoad: boolean): RawWindow[] {
+  const windows: RawWindow[] = [];
+  for (let t0 = span.t_start_s; t0 < span.t_end_s; t0 += bin_s) {
+    const t1 = Math.min(t0 + bin_s, span.t_end_s);
+    if (t1 - t0 < bin_s / 2) break;
+    const w = windowMean(rec, t0, t1 === span.t_end_s ? t1 + 1e-9 : t1, withLoad);
+    if (w) windows.push({ ...w, t_end_s: t1 });
+  }
+  return windows;
+}
