@@ -1,0 +1,184 @@
+/**
+ * The app factory: express in front, openapi-backend routing every request by operationId against
+ * openapi/cpet-api.yaml and validating it with ajv (JSON Schema 2020-12), thin handlers behind.
+ * `createService` opens the store, loads the plugins and starts the worker pool; `listen` lives in
+ * main.ts so tests drive the app through supertest without a port.
+ */
+import express, { type Request, type Response } from 'express';
+import multer from 'multer';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { OpenAPIBackend, type Context, type Handler } from 'openapi-backend';
+import { readFileSync } from 'node:fs';
+import type { Config } from '../config.js';
+import { ServiceError } from '../errors.js';
+import type { operations } from '../generated/api.js';
+import { createMetricRegistry } from '../metrics/registry.js';
+import { loadApiDocument, llmsFullText, llmsText, publicDocument } from '../openapi/document.js';
+import { loadPlugins } from '../plugins.js';
+import { openStore, type Store } from '../store/store.js';
+import { createTaskRunner } from '../workers/pool.js';
+import { authenticate, rateLimit } from './access.js';
+import type { Reply, ServiceDeps } from './deps.js';
+import { errorMiddleware, issuesFromAjv, sendError, validationError } from './errors.js';
+import { analyze, compute } from './handlers/analysis.js';
+import { capabilities, health, listFormats, listMetrics, sample } from './handlers/catalog.js';
+import { deleteCpet, getCpet, getDomains, getSeries } from './handlers/records.js';
+import { createTickets, postTicket, uploadContent, uploadMultipart } from './handlers/uploads.js';
+import type { ApiKeyRecord } from '../store/keys.js';
+
+type OperationId = keyof operations;
+/** The largest JSON body: a 25 MB file as base64 is 33.4 MB. */
+const JSON_LIMIT = '36mb';
+const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+
+export interface Service {
+  app: express.Express;
+  deps: ServiceDeps;
+  close(): Promise<void>;
+}
+
+/** Opens everything the service needs and builds the express app. */
+export async function createService(config: Config, options: { store?: Store; namespace?: string } = {}): Promise<Service> {
+  const store = options.store ?? (await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, namespace: options.namespace, now: config.now }));
+  const plugins = await loadPlugins({ packages: config.formatPackages });
+  const metrics = createMetricRegistry(plugins.analyses.flatMap((a) => a.metrics ?? []));
+  const document = loadApiDocument();
+  const runner = createTaskRunner(config.workers);
+  const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  const deps: ServiceDeps = {
+    config,
+    store,
+    runner,
+    plugins,
+    metrics,
+    document: document as unknown as Record<string, unknown>,
+    publicDocument: publicDocument(document) as unknown as Record<string, unknown>,
+    llms: { short: llmsText(document), full: llmsFullText(document) },
+    version,
+    startedAtMs: Date.now(),
+  };
+  const app = await buildApp(deps);
+  return {
+    app,
+    deps,
+    close: async () => {
+      await runner.close();
+      if (!options.store) await store.close();
+    },
+  };
+}
+
+/** A keyed operation: the key is authenticated and counted against its rate limit first. */
+type KeyedHandler = (deps: ServiceDeps, key: ApiKeyRecord, c: Context, req: Request) => Promise<Reply> | Reply;
+type PublicHandler = (deps: ServiceDeps, c: Context, req: Request) => Promise<Reply> | Reply;
+
+const path = (c: Context, name: string): string => String((c.request.params as Record<string, string>)[name]);
+
+const KEYED: Partial<Record<OperationId, KeyedHandler>> = {
+  getCapabilities: (d, k) => capabilities(d, k),
+  uploadCpetMultipart: (d, k, _c, req) => uploadMultipart(d, k, req),
+  uploadCpetContent: (d, k, c) => uploadContent(d, k, c.request.requestBody),
+  createUploadTickets: (d, k, c, req) => createTickets(d, k, c.request.requestBody ?? {}, req),
+  getCpet: (d, k, c) => getCpet(d, k, path(c, 'cpet_id')),
+  deleteCpet: (d, k, c) => deleteCpet(d, k, path(c, 'cpet_id')),
+  getCpetSeries: (d, k, c) => getSeries(d, k, path(c, 'cpet_id'), c.request.query as never),
+  analyzeCpet: (d, k, c) => analyze(d, k, path(c, 'cpet_id'), c.request.requestBody ?? {}),
+  listMetrics: (d) => listMetrics(d),
+  computeMetrics: (d, k, c) => compute(d, k, path(c, 'cpet_id'), c.request.requestBody),
+  listFormats: (d) => listFormats(d),
+  getDomains: (d, k, c) => getDomains(d, k, path(c, 'cpet_id'), c.request.query as never),
+};
+
+const PUBLIC: Partial<Record<OperationId, PublicHandler>> = {
+  postTicketUpload: (d, c, req) => postTicket(d, path(c, 'ticket'), req),
+  getSample: (_d, c) => sample(String((c.request.query as Record<string, unknown>).oscillating) === 'true'),
+  getHealth: (d) => health(d),
+  getOpenApi: (d) => ({ json: d.publicDocument }),
+  getLlmsTxt: (d) => ({ text: d.llms.short, contentType: 'text/plain; charset=utf-8' }),
+  getLlmsFullTxt: (d) => ({ text: d.llms.full, contentType: 'text/plain; charset=utf-8' }),
+};
+
+/** Every operationId of the document has exactly one handler (checked at start-up, strict mode). */
+export const OPERATION_IDS = [...Object.keys(KEYED), ...Object.keys(PUBLIC)] as OperationId[];
+
+function write(res: Response, reply: Reply): void {
+  res.status(reply.status ?? 200);
+  if (reply.text !== undefined) {
+    res.type(reply.contentType ?? 'text/plain').send(reply.text);
+  } else {
+    res.json(reply.json);
+  }
+}
+
+/** Builds the express app around an initialised openapi-backend. */
+export async function buildApp(deps: ServiceDeps): Promise<express.Express> {
+  const api = new OpenAPIBackend({
+    definition: structuredClone(deps.document) as never,
+    strict: true,
+    quick: true,
+    validate: true,
+    coerceTypes: true,
+    customizeAjv: (_original, ajvOpts) => {
+      // openapi-backend's default ajv is draft-07 and would silently ignore 2020-12 keywords.
+      const ajv = new Ajv2020({ ...ajvOpts, strict: false, allErrors: true });
+      addFormats.default(ajv);
+      return ajv as never;
+    },
+  });
+
+  const isPublic = (c: Context): boolean => c.operation?.operationId !== undefined && c.operation.operationId in PUBLIC;
+  const handlers: Record<string, Handler> = {};
+  for (const [id, fn] of Object.entries(KEYED)) {
+    handlers[id] = async (c: Context, req: Request, res: Response) => {
+      const key = await authenticate(deps.store, req.headers['x-api-key']);
+      await rateLimit(deps.store, key, deps.config.rateLimitPerMinute, deps.config.now());
+      write(res, await fn(deps, key, c, req));
+    };
+  }
+  for (const [id, fn] of Object.entries(PUBLIC)) {
+    handlers[id] = async (c: Context, req: Request, res: Response) => write(res, await fn(deps, c, req));
+  }
+  handlers.validationFail = async (c: Context, req: Request, res: Response) => {
+    // A missing key outranks a malformed body: say the first thing the caller must fix.
+    if (c.operation && !isPublic(c) && !req.headers['x-api-key']) await authenticate(deps.store, undefined);
+    sendError(res, validationError(issuesFromAjv(c.validation.errors as never, { body: req.body, query: req.query, params: c.request.params })));
+  };
+  handlers.notFound = (c: Context, _req: Request, res: Response) =>
+    sendError(res, new ServiceError('NOT_FOUND', `No route ${c.request.method.toUpperCase()} ${c.request.path}.`, { method: c.request.method.toUpperCase(), path: c.request.path }));
+  handlers.methodNotAllowed = (c: Context, _req: Request, res: Response) => {
+    const allowed = ['get', 'post', 'put', 'patch', 'delete'].filter((m) => api.router.matchOperation({ ...c.request, method: m }, true));
+    sendError(res, new ServiceError('METHOD_NOT_ALLOWED', `${c.request.method.toUpperCase()} is not allowed on ${c.request.path}.`, { method: c.request.method.toUpperCase(), allowed: allowed.map((m) => m.toUpperCase()) }));
+  };
+  handlers.notImplemented = (c: Context, _req: Request, res: Response) =>
+    sendError(res, new ServiceError('INTERNAL_ERROR', `Operation ${c.operation?.operationId} has no handler.`, {}));
+  api.register(handlers);
+  await api.init();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10 } });
+  app.use(express.json({ limit: JSON_LIMIT }));
+  app.post('/v1/uploads/:ticket', express.raw({ type: 'application/octet-stream', limit: MAX_UPLOAD_BYTES }));
+  app.post(['/v1/cpet', '/v1/uploads/:ticket'], upload.single('file'), (req, _res, next) => {
+    // Multipart fields arrive as text; the schema's integer must see a number.
+    const body = req.body as Record<string, unknown> | undefined;
+    if (body && typeof body.retain_hours === 'string' && /^-?\d+$/.test(body.retain_hours)) body.retain_hours = Number(body.retain_hours);
+    next();
+  });
+  app.use(async (req, res, next) => {
+    try {
+      await api.handleRequest(
+        { method: req.method, path: req.path, body: Buffer.isBuffer(req.body) ? {} : req.body, query: req.query as Record<string, string>, headers: req.headers as Record<string, string> },
+        req,
+        res,
+      );
+    } catch (err) {
+      next(err);
+    }
+  });
+  app.use(errorMiddleware);
+  return app;
+}
+

@@ -1,0 +1,31 @@
+/**
+ * What every handler may use: configuration, store, task runner, the loaded plugins and registries,
+ * and the API document. Built once by the app factory; handlers never build their own.
+ */
+import type { Config } from '../config.js';
+import type { MetricRegistry } from '../metrics/registry.js';
+import type { Plugins } from '../plugins.js';
+import type { Store } from '../store/store.js';
+import type { TaskRunner } from '../workers/pool.js';
+
+export interface ServiceDeps {
+  config: Config;
+  store: Store;
+  runner: TaskRunner;
+  plugins: Plugins;
+  metrics: MetricRegistry;
+  /** The full document (internal routes included) and the public one served at /v1/openapi.json. */
+  document: Record<string, unknown>;
+  publicDocument: Record<string, unknown>;
+  llms: { short: string; full: string };
+  version: string;
+  startedAtMs: number;
+}
+
+/** What a handler answers; the app writes it. */
+export interface Reply {
+  status?: number;
+  json?: unknown;
+  text?: string;
+  contentType?: string;
+}

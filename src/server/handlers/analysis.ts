@@ -1,0 +1,80 @@
+/**
+ * analyze and compute: request-level checks (names, products, quota), the work in a worker, then
+ * billing exactly as spec section 8 counts it.
+ */
+import type { AnalysisName } from '../../analyses/analysis-plugin.js';
+import { ServiceError } from '../../errors.js';
+import type { components } from '../../generated/api.js';
+import type { ApiKeyRecord } from '../../store/keys.js';
+import { unwrap } from '../../workers/tasks.js';
+import { bill, checkQuota } from '../access.js';
+import type { Reply, ServiceDeps } from '../deps.js';
+import { validationError } from '../errors.js';
+import { loadRecord } from './ingest.js';
+
+type AnalyzeRequest = components['schemas']['AnalyzeRequest'];
+type ComputeRequest = components['schemas']['ComputeRequest'];
+
+const ANALYSIS_NAMES: readonly string[] = ['vt', 'eov', 'substrate'];
+
+/** POST /v1/cpet/{cpet_id}/analyze. An omitted `analyses` runs every installed analysis the key is licensed for. */
+export async function analyze(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string, body: AnalyzeRequest): Promise<Reply> {
+  const installed = deps.plugins.analyses.map((a) => a.name as string);
+  const asked = (body.analyses as string[] | undefined) ?? installed.filter((n) => (key.products as string[]).includes(n));
+  const unknown = asked.filter((n) => !ANALYSIS_NAMES.includes(n) || !installed.includes(n));
+  if (unknown.length > 0) {
+    throw new ServiceError('UNKNOWN_ANALYSIS', `Unknown analysis ${unknown.map((n) => `"${n}"`).join(', ')}; known: ${installed.join(', ') || 'none installed'}.`, {
+      unknown,
+      available: installed,
+    });
+  }
+  const unlicensed = asked.filter((n) => !(key.products as string[]).includes(n));
+  if (unlicensed.length > 0 || asked.length === 0) {
+    throw new ServiceError('PRODUCT_NOT_ENABLED', unlicensed.length ? `This key is not licensed for ${unlicensed.join(', ')}.` : 'This key is licensed for no analysis.', {
+      not_enabled: unlicensed,
+      products: key.products,
+    });
+  }
+  const record = await loadRecord(deps, key.id, cpetId);
+  const now = deps.config.now();
+  await checkQuota(deps.store, key, now);
+  let result;
+  try {
+    result = await deps.runner.run({
+      kind: 'analyze',
+      recording: record.recording,
+      names: asked as AnalysisName[],
+      request: {
+        model: body.model ?? null,
+        model_version: body.model_version ?? null,
+        medications: body.medications ?? null,
+        key: { tier: key.tier, allowed_models: key.allowed_models },
+      },
+      packages: deps.config.formatPackages,
+    });
+  } catch (err) {
+    throw new ServiceError('INFERENCE_FAILED', `The analysis worker failed: ${(err as Error).message}.`, {});
+  }
+  const results = unwrap(result, 'analyze');
+  await bill(deps.store, key, results.filter((e) => e.status === 'ok').length, now);
+  return { json: { cpet_id: cpetId, results } };
+}
+
+/** POST /v1/cpet/{cpet_id}/compute: one billing unit when any metric is ok. */
+export async function compute(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string, body: ComputeRequest): Promise<Reply> {
+  const available = deps.metrics.list().map((m) => m.name);
+  const unknown = body.metrics.filter((n) => !deps.metrics.has(n));
+  if (unknown.length > 0) {
+    throw validationError(
+      unknown.map((n) => ({ loc: ['body', 'metrics', body.metrics.indexOf(n)], msg: `unknown metric "${n}"; available: ${available.join(', ')}`, type: 'unknown_metric', input: n, ctx: { available } })),
+      { available },
+    );
+  }
+  const record = await loadRecord(deps, key.id, cpetId);
+  const now = deps.config.now();
+  await checkQuota(deps.store, key, now);
+  const metrics = unwrap(await deps.runner.run({ kind: 'compute', recording: record.recording, names: body.metrics, packages: deps.config.formatPackages }), 'compute');
+  const anyOk = Object.values(metrics).some((m) => m.status === 'ok');
+  await bill(deps.store, key, anyOk ? 1 : 0, now);
+  return { json: { cpet_id: cpetId, metrics } };
+}

@@ -1,0 +1,83 @@
+/**
+ * What the service offers: capabilities of the calling key, the metric registry, the formats, the
+ * public sample, health, the public OpenAPI document and its plain-text renderings.
+ */
+import { TIER_RANK, type ModelSummary } from '../../analyses/analysis-plugin.js';
+import type { components } from '../../generated/api.js';
+import { MARGIN, MIN_SCORE } from '../../formats/detect.js';
+import { UPLOAD_LIMITS } from '../../formats/read-upload.js';
+import { CANONICAL_RECOVERY } from '../../formats/recovery.js';
+import type { ApiKeyRecord } from '../../store/keys.js';
+import { TICKET_TTL_MS } from '../../store/tickets.js';
+import { generateSample } from '../../synthetic/sample.js';
+import { unitsUsed, usageMonth } from '../access.js';
+import type { Reply, ServiceDeps } from '../deps.js';
+import { RETENTION } from '../stored-record.js';
+import { MAX_TICKETS_PER_REQUEST } from './uploads.js';
+
+type Capabilities = components['schemas']['Capabilities'];
+
+const MAX_SERIES_POINTS = 5000;
+
+/** GET /v1/capabilities: what this key may do, its limits and its usage this month. */
+export async function capabilities(deps: ServiceDeps, key: ApiKeyRecord): Promise<Reply> {
+  const now = deps.config.now();
+  const used = await unitsUsed(deps.store, key, now);
+  const body: Capabilities = {
+    key: { id: key.id, name: key.name, tier: key.tier, products: key.products, expires_at: key.expires_at },
+    analyses: deps.plugins.analyses.map((a) => a.name).filter((n) => key.products.includes(n)),
+    models: allModels(deps).map((m) => ({
+      ...m,
+      reachable: TIER_RANK[m.tier] <= TIER_RANK[key.tier] && (key.allowed_models === null || key.allowed_models.includes(m.name)),
+    })),
+    metrics: deps.metrics.list().map((m) => m.name),
+    formats: deps.plugins.formats.map((f) => f.meta.id),
+    limits: {
+      max_upload_bytes: UPLOAD_LIMITS.max_upload_bytes,
+      max_samples: UPLOAD_LIMITS.max_samples,
+      retention_hours: RETENTION.default_hours,
+      max_retain_hours: RETENTION.max_hours,
+      monthly_limit: key.monthly_limit,
+      rate_limit_per_minute: deps.config.rateLimitPerMinute,
+      max_series_points: MAX_SERIES_POINTS,
+      ticket_ttl_s: TICKET_TTL_MS / 1000,
+      max_tickets_per_request: MAX_TICKETS_PER_REQUEST,
+    },
+    retention: RETENTION.sentence,
+    usage: { month: usageMonth(now), units_used: used, units_remaining: key.monthly_limit === null ? null : Math.max(0, key.monthly_limit - used) },
+  };
+  return { json: body };
+}
+
+function allModels(deps: ServiceDeps): ModelSummary[] {
+  return deps.plugins.analyses.flatMap((a) => a.listModels?.() ?? []);
+}
+
+/** GET /v1/metrics. */
+export function listMetrics(deps: ServiceDeps): Reply {
+  return { json: { metrics: deps.metrics.describe() } };
+}
+
+/** GET /v1/formats: every plugin's own metadata, and the canonical shape for files none reads. */
+export function listFormats(deps: ServiceDeps): Reply {
+  return {
+    json: {
+      detection:
+        `Every format scores the file from its content (header words, section markers, units rows, sheet names, delimiters), ` +
+        `with the extension as one clue among several. The best score must reach ${MIN_SCORE} and lead the runner-up by ${MARGIN}; ` +
+        'otherwise the upload is refused with UNSUPPORTED_FORMAT and the canonical shape to convert into.',
+      formats: deps.plugins.formats.map((f) => ({ ...f.meta })),
+      if_unsupported: CANONICAL_RECOVERY,
+    },
+  };
+}
+
+/** GET /v1/sample: the same bytes for the same request. */
+export function sample(oscillating: boolean): Reply {
+  return { json: generateSample(oscillating) };
+}
+
+/** GET /health. */
+export function health(deps: ServiceDeps): Reply {
+  return { json: { status: 'ok', version: deps.version, store: deps.store.kind, uptime_s: Math.round((Date.now() - deps.startedAtMs) / 1000) } };
+}

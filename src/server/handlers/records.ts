@@ -1,0 +1,119 @@
+/**
+ * Reading and deleting a stored recording: its summary, downsampled series for plotting, and the
+ * threshold model's per-second domain curves (internal, for the web application).
+ */
+import type { components } from '../../generated/api.js';
+import { availableSeries, seriesValues } from '../../recording/derived.js';
+import { resampleUniform } from '../../signal/resample.js';
+import { lttbIndices } from '../../signal/lttb.js';
+import { ServiceError } from '../../errors.js';
+import type { ApiKeyRecord } from '../../store/keys.js';
+import { unwrap } from '../../workers/tasks.js';
+import type { Reply, ServiceDeps } from '../deps.js';
+import { validationError } from '../errors.js';
+import { uploadSummary } from '../summary.js';
+import { loadRecord } from './ingest.js';
+
+type SeriesResponse = components['schemas']['SeriesResponse'];
+
+/** Gaps longer than this stay gaps on the 1-Hz grid instead of being bridged by a straight line. */
+const RESAMPLE_MAX_GAP_S = 20;
+
+/** GET /v1/cpet/{cpet_id}. */
+export async function getCpet(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string): Promise<Reply> {
+  return { json: uploadSummary(await loadRecord(deps, key.id, cpetId)) };
+}
+
+/** DELETE /v1/cpet/{cpet_id}: removed now; another key's id is not found. */
+export async function deleteCpet(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string): Promise<Reply> {
+  const deleted = await deps.store.deleteRecord(key.id, cpetId);
+  if (!deleted) throw new ServiceError('CPET_NOT_FOUND', `No recording ${cpetId} under this key.`, { cpet_id: cpetId });
+  return { json: { cpet_id: cpetId, deleted: true } };
+}
+
+/** GET /v1/cpet/{cpet_id}/series: for plotting only; peaks survive the downsampling (LTTB). */
+export async function getSeries(
+  deps: ServiceDeps,
+  key: ApiKeyRecord,
+  cpetId: string,
+  query: { channels?: string; max_points?: number; grid?: 'raw' | 'resampled' },
+): Promise<Reply> {
+  const record = await loadRecord(deps, key.id, cpetId);
+  const rec = record.recording;
+  const names = (query.channels ?? 'VE').split(',').map((s) => s.trim()).filter(Boolean);
+  const available = availableSeries(rec);
+  const unknown = names.filter((n) => !available.includes(n));
+  if (names.length === 0 || unknown.length > 0) {
+    throw validationError(
+      (unknown.length ? unknown : ['']).map((n) => ({
+        loc: ['query', 'channels'],
+        msg: n ? `channel "${n}" is not in this recording; available: ${available.join(', ')}` : 'name at least one channel',
+        type: 'unknown_channel',
+        input: query.channels,
+        ctx: { available },
+      })),
+      { available },
+    );
+  }
+  const maxPoints = query.max_points ?? 500;
+  const grid = query.grid ?? 'raw';
+  const series: SeriesResponse['series'] = {};
+  let downsampled = false;
+  for (const name of names) {
+    const { unit, values } = seriesValues(rec, name) as { unit: string; values: (number | null)[] };
+    let t: number[] = [];
+    let v: number[] = [];
+    if (grid === 'raw') {
+      values.forEach((x, i) => {
+        if (x !== null && Number.isFinite(x)) {
+          t.push(rec.t_s[i]);
+          v.push(x);
+        }
+      });
+    } else {
+      const uniform = resampleUniform(rec.t_s, values, 1, { maxGapS: RESAMPLE_MAX_GAP_S });
+      uniform.values.forEach((x, k) => {
+        if (Number.isFinite(x)) {
+          t.push(uniform.t0_s + k);
+          v.push(x);
+        }
+      });
+    }
+    const source = t.length;
+    if (t.length > maxPoints) {
+      const keep = lttbIndices(t, v, maxPoints);
+      t = keep.map((i) => t[i]);
+      v = keep.map((i) => v[i]);
+      downsampled = true;
+    }
+    series[name] = { unit, n_source: source, t_s: t.map((x) => round(x, 3)), values: v.map((x) => round(x, 4)) };
+  }
+  const response: SeriesResponse = { cpet_id: cpetId, grid, max_points: maxPoints, downsampling: downsampled ? 'lttb' : 'none', series };
+  return { json: response };
+}
+
+/** GET /v1/cpet/{cpet_id}/domains (internal): per-second moderate/heavy/severe probabilities. */
+export async function getDomains(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string, query: { model?: string; model_version?: string }): Promise<Reply> {
+  if (!key.products.includes('vt')) throw new ServiceError('PRODUCT_NOT_ENABLED', 'Domain curves come from the threshold model: this key lacks the vt product.', { product: 'vt', products: key.products });
+  const record = await loadRecord(deps, key.id, cpetId);
+  const curves = unwrap(
+    await deps.runner.run({ kind: 'domains', recording: record.recording, model: query.model ?? null, model_version: query.model_version ?? null, packages: deps.config.formatPackages }),
+    'domains',
+  );
+  return {
+    json: {
+      cpet_id: cpetId,
+      model: curves.model.name,
+      model_version: curves.model.version,
+      t_s: curves.t_s,
+      moderate: curves.moderate,
+      heavy: curves.heavy,
+      severe: curves.severe,
+    },
+  };
+}
+
+function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}

@@ -1,0 +1,94 @@
+/**
+ * The CPU-heavy work of a request, as plain functions over plain data: parse an upload, run
+ * analyses, compute metrics, compute domain probabilities. They run in a worker thread (pool.ts) or
+ * inline; either way the result is the same. Errors come back as data, because a ServiceError does
+ * not survive the thread boundary as a class.
+ */
+import type { AnalysisName, AnalysisRequest } from '../analyses/analysis-plugin.js';
+import { runAnalyses, type Envelope } from '../analyses/run.js';
+import { ServiceError, type ErrorCode } from '../errors.js';
+import { readUpload, type ReadResult } from '../formats/read-upload.js';
+import type { MetricResult } from '../metrics/metric-entry.js';
+import { createMetricRegistry, type MetricRegistry } from '../metrics/registry.js';
+import { loadPlugins, type Plugins } from '../plugins.js';
+import type { Recording } from '../recording/recording.js';
+
+export type Task =
+  | { kind: 'parse'; filename: string; bytes: Uint8Array; packages: string[] }
+  | { kind: 'analyze'; recording: Recording; names: AnalysisName[]; request: AnalysisRequest; packages: string[] }
+  | { kind: 'compute'; recording: Recording; names: string[]; packages: string[] }
+  | { kind: 'domains'; recording: Recording; model: string | null; model_version: string | null; packages: string[] };
+
+export interface DomainCurves {
+  t_s: number[];
+  moderate: number[];
+  heavy: number[];
+  severe: number[];
+  model: { name: string; version: string };
+}
+
+export type TaskResult =
+  | { ok: true; kind: 'parse'; value: ReadResult }
+  | { ok: true; kind: 'analyze'; value: Envelope[] }
+  | { ok: true; kind: 'compute'; value: Record<string, MetricResult> }
+  | { ok: true; kind: 'domains'; value: DomainCurves }
+  | { ok: false; error: { code: ErrorCode; message: string; context: Record<string, unknown> } };
+
+interface Loaded {
+  plugins: Plugins;
+  metrics: MetricRegistry;
+}
+
+let loaded: Promise<Loaded> | null = null;
+
+/** Plugins and the metric registry, loaded once per thread. */
+export function loadRegistries(packages: string[] = []): Promise<Loaded> {
+  loaded ??= loadPlugins({ packages }).then((plugins) => ({
+    plugins,
+    metrics: createMetricRegistry(plugins.analyses.flatMap((a) => a.metrics ?? [])),
+  }));
+  return loaded;
+}
+
+/** Runs one task; never throws. */
+export async function runTask(task: Task): Promise<TaskResult> {
+  try {
+    const { plugins, metrics } = await loadRegistries(task.packages);
+    switch (task.kind) {
+      case 'parse':
+        return { ok: true, kind: 'parse', value: await readUpload(task.filename, Buffer.from(task.bytes), plugins.formats) };
+      case 'analyze':
+        return { ok: true, kind: 'analyze', value: await runAnalyses(task.recording, task.names, plugins.analyses, task.request) };
+      case 'compute':
+        return { ok: true, kind: 'compute', value: metrics.compute(task.recording, task.names) };
+      case 'domains':
+        return { ok: true, kind: 'domains', value: await domains(task) };
+    }
+  } catch (err) {
+    if (err instanceof ServiceError) return { ok: false, error: { code: err.code, message: err.message, context: err.context } };
+    return { ok: false, error: { code: 'INTERNAL_ERROR', message: `Unexpected failure: ${(err as Error).message}`, context: {} } };
+  }
+}
+
+/** The per-second domain probabilities of the threshold model, for the web application only. */
+async function domains(task: Extract<Task, { kind: 'domains' }>): Promise<DomainCurves> {
+  const mod = (await import('../../analyses/vt/domains.js').catch(() => null)) as {
+    domainProbabilities?: (rec: Recording, opts: { model?: string; model_version?: string }) => Promise<DomainCurves>;
+  } | null;
+  if (!mod?.domainProbabilities) throw new ServiceError('MODEL_NOT_FOUND', 'No threshold model is installed.', {});
+  return mod.domainProbabilities(task.recording, { model: task.model ?? undefined, model_version: task.model_version ?? undefined });
+}
+
+interface TaskValues {
+  parse: ReadResult;
+  analyze: Envelope[];
+  compute: Record<string, MetricResult>;
+  domains: DomainCurves;
+}
+
+/** Turns a task result back into a value, rethrowing its error as a ServiceError. */
+export function unwrap<K extends keyof TaskValues>(result: TaskResult, kind: K): TaskValues[K] {
+  if (!result.ok) throw new ServiceError(result.error.code, result.error.message, result.error.context);
+  if (result.kind !== kind) throw new Error(`worker answered ${result.kind} to a ${kind} task`);
+  return result.value as TaskValues[K];
+}
