@@ -1,0 +1,70 @@
+/**
+ * The public copy of the API document served at /v1/openapi.json: routes marked `x-internal`
+ * (multipart upload, ticket post, the web app's domains route) are removed, paths left without an
+ * operation are dropped, and components only those routes used are pruned, so the copy lints clean.
+ */
+import { HTTP_METHODS, type ApiDocument, type PathItemObject } from './types.js';
+import { resolvePointer } from './walk.js';
+
+/** Component kinds reached through `$ref`; security schemes are named by requirements instead. */
+const REF_KINDS = ['schemas', 'responses', 'parameters', 'headers', 'examples', 'requestBodies', 'links', 'callbacks', 'pathItems'];
+
+/** A deep copy of the document without internal operations and without what only they used. */
+export function publicDocument(doc: ApiDocument): ApiDocument {
+  const copy = structuredClone(doc);
+  for (const [path, item] of Object.entries(copy.paths)) {
+    for (const method of HTTP_METHODS) {
+      if (item[method]?.['x-internal'] === true) delete item[method];
+    }
+    if (!HTTP_METHODS.some((method) => item[method])) delete copy.paths[path];
+  }
+  pruneComponents(copy);
+  pruneTags(copy);
+  return copy;
+}
+
+/** Collects every `$ref` string under a node. */
+function collectRefs(node: unknown, out: string[]): void {
+  if (Array.isArray(node)) {
+    for (const child of node) collectRefs(child, out);
+  } else if (node !== null && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') out.push(value);
+      else collectRefs(value, out);
+    }
+  }
+}
+
+/** Removes components that nothing outside `components` reaches, directly or through other components. */
+function pruneComponents(doc: ApiDocument): void {
+  const components = doc.components;
+  if (!components) return;
+  const roots: string[] = [];
+  collectRefs({ ...doc, components: undefined }, roots);
+  const reached = new Set<string>();
+  const queue = [...roots];
+  while (queue.length > 0) {
+    const ref = queue.pop() as string;
+    if (reached.has(ref)) continue;
+    reached.add(ref);
+    collectRefs(resolvePointer(doc, ref), queue);
+  }
+  for (const kind of REF_KINDS) {
+    const group = components[kind];
+    if (!group) continue;
+    for (const name of Object.keys(group)) {
+      if (!reached.has(`#/components/${kind}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`)) delete group[name];
+    }
+    if (Object.keys(group).length === 0) delete components[kind];
+  }
+}
+
+/** Drops tag definitions no remaining operation uses. */
+function pruneTags(doc: ApiDocument): void {
+  if (!doc.tags) return;
+  const used = new Set<string>();
+  for (const item of Object.values(doc.paths) as PathItemObject[]) {
+    for (const method of HTTP_METHODS) for (const tag of item[method]?.tags ?? []) used.add(tag);
+  }
+  doc.tags = doc.tags.filter((tag) => used.has(tag.name));
+}

@@ -1,0 +1,181 @@
+import { expect } from 'chai';
+import { ERROR_STATUS } from '../../src/errors.js';
+import {
+  errorCodesOf,
+  errorTable,
+  isPublicOperation,
+  listOperations,
+  loadApiDocument,
+  publicDocument,
+  type ApiDocument,
+  type SchemaObject,
+} from '../../src/openapi/document.js';
+import { CHANNEL_NAMES } from '../../src/recording/recording.js';
+
+/** The operationIds the server registers handlers under, with their routes. */
+const OPERATIONS: Record<string, string> = {
+  getCapabilities: 'GET /v1/capabilities',
+  uploadCpetMultipart: 'POST /v1/cpet',
+  uploadCpetContent: 'POST /v1/cpet/content',
+  createUploadTickets: 'POST /v1/uploads',
+  postTicketUpload: 'POST /v1/uploads/{ticket}',
+  getCpet: 'GET /v1/cpet/{cpet_id}',
+  deleteCpet: 'DELETE /v1/cpet/{cpet_id}',
+  getCpetSeries: 'GET /v1/cpet/{cpet_id}/series',
+  analyzeCpet: 'POST /v1/cpet/{cpet_id}/analyze',
+  listMetrics: 'GET /v1/metrics',
+  computeMetrics: 'POST /v1/cpet/{cpet_id}/compute',
+  getSample: 'GET /v1/sample',
+  listFormats: 'GET /v1/formats',
+  getOpenApi: 'GET /v1/openapi.json',
+  getHealth: 'GET /health',
+  getLlmsTxt: 'GET /llms.txt',
+  getLlmsFullTxt: 'GET /llms-full.txt',
+  getDomains: 'GET /v1/cpet/{cpet_id}/domains',
+};
+const INTERNAL = ['uploadCpetMultipart', 'postTicketUpload', 'getDomains'];
+const PUBLIC = ['getSample', 'getOpenApi', 'getHealth', 'getLlmsTxt', 'getLlmsFullTxt', 'postTicketUpload'];
+
+function routes(doc: ApiDocument): Map<string, string> {
+  return new Map(listOperations(doc).map((e) => [e.operation.operationId, `${e.method.toUpperCase()} ${e.path}`]));
+}
+
+function allRefs(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((n) => allRefs(n, out));
+  else if (node && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string') out.push(v);
+      else allRefs(v, out);
+    }
+  }
+  return out;
+}
+
+describe('openapi document', () => {
+  const doc = loadApiDocument();
+
+  it('is OpenAPI 3.1 with info.version v1 and says it is research software, not a diagnosis', () => {
+    expect(doc.openapi).to.equal('3.1.0');
+    expect(doc.info.version).to.equal('v1');
+    expect(doc.info.description).to.match(/research software/i).and.match(/not a diagnosis/i);
+  });
+
+  it('has exactly the operationIds the server routes by, each on its route', () => {
+    expect(Object.fromEntries(routes(doc))).to.deep.equal(OPERATIONS);
+  });
+
+  it('marks exactly the multipart upload, the ticket post and the domains route x-internal', () => {
+    const internal = listOperations(doc).filter((e) => e.operation['x-internal'] === true).map((e) => e.operation.operationId);
+    expect(internal.sort()).to.deep.equal([...INTERNAL].sort());
+  });
+
+  it('asks for the X-API-Key header everywhere except the public routes', () => {
+    expect(doc.components?.securitySchemes?.ApiKey).to.deep.include({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    const open = listOperations(doc).filter((e) => isPublicOperation(doc, e)).map((e) => e.operation.operationId);
+    expect(open.sort()).to.deep.equal([...PUBLIC].sort());
+  });
+
+  it('lists 401, 403 and 429 on every route that takes a key, and 429 always with Retry-After', () => {
+    for (const entry of listOperations(doc)) {
+      const responses = entry.operation.responses;
+      if (!isPublicOperation(doc, entry)) {
+        for (const status of ['401', '403', '429']) expect(responses, `${entry.operation.operationId} ${status}`).to.have.property(status);
+      }
+      if (responses['429']) {
+        const ref = responses['429'].$ref as string;
+        const response = doc.components?.responses?.[ref.split('/').pop() as string];
+        expect(response?.headers, entry.operation.operationId).to.have.property('Retry-After');
+      }
+    }
+  });
+
+  it('closes every JSON and form request body with additionalProperties: false', () => {
+    for (const entry of listOperations(doc)) {
+      for (const [type, media] of Object.entries(entry.operation.requestBody?.content ?? {})) {
+        if (!type.startsWith('application/json') && type !== 'multipart/form-data') continue;
+        let schema = media.schema as SchemaObject;
+        if (schema.$ref) schema = doc.components?.schemas?.[schema.$ref.split('/').pop() as string] as SchemaObject;
+        expect(schema.additionalProperties, `${entry.operation.operationId} ${type}`).to.equal(false);
+      }
+    }
+  });
+
+  it('bounds every query parameter: numbers by minimum and maximum, strings by length or an enum', () => {
+    for (const entry of listOperations(doc)) {
+      for (const p of entry.parameters.filter((q) => q.in === 'query')) {
+        const s = p.schema as SchemaObject;
+        const where = `${entry.operation.operationId} ${p.name}`;
+        if (s.type === 'integer' || s.type === 'number') expect([s.minimum, s.maximum], where).to.not.include(undefined);
+        else if (s.type === 'string') expect(s.enum !== undefined || s.maxLength !== undefined, where).to.equal(true);
+        else expect(s.type, where).to.equal('boolean');
+      }
+    }
+  });
+
+  it('gives ErrorCode the same codes and HTTP statuses as src/errors.ts', () => {
+    const table = Object.fromEntries(errorTable(doc).map((row) => [row.code, row.status]));
+    expect(table).to.deep.equal(ERROR_STATUS);
+  });
+
+  it('puts every error code a response names under the HTTP status that code has', () => {
+    let checked = 0;
+    for (const entry of listOperations(doc)) {
+      for (const [status, response] of Object.entries(entry.operation.responses)) {
+        for (const code of errorCodesOf(doc, response)) {
+          expect(ERROR_STATUS[code as keyof typeof ERROR_STATUS], `${entry.operation.operationId} ${status} ${code}`).to.equal(Number(status));
+          checked++;
+        }
+      }
+    }
+    expect(checked).to.be.greaterThan(50);
+  });
+
+  it('lists every canonical channel in ChannelName and in the summary channels', () => {
+    const schemas = doc.components?.schemas ?? {};
+    expect(schemas.ChannelName.enum).to.deep.equal([...CHANNEL_NAMES]);
+    expect(schemas.ChannelsSummary.required).to.deep.equal([...CHANNEL_NAMES]);
+  });
+
+  it('leaves no reference dangling', () => {
+    for (const ref of allRefs(doc)) {
+      const [, kind, name] = ref.split('/').slice(1);
+      expect(doc.components?.[kind]?.[name], ref).to.not.equal(undefined);
+    }
+  });
+});
+
+describe('public document', () => {
+  const doc = loadApiDocument();
+  const pub = publicDocument(doc);
+
+  it('has no x-internal operation and no path left without an operation', () => {
+    expect(listOperations(pub).some((e) => e.operation['x-internal'] === true)).to.equal(false);
+    for (const [path, item] of Object.entries(pub.paths)) {
+      expect(Object.keys(item).filter((k) => k !== 'parameters'), path).to.not.be.empty;
+    }
+    expect(pub.paths).to.not.have.property('/v1/uploads/{ticket}');
+    expect(pub.paths['/v1/cpet']).to.equal(undefined);
+    expect(pub.paths).to.not.have.property('/v1/cpet/{cpet_id}/domains');
+  });
+
+  it('keeps every public operation', () => {
+    const expected = Object.keys(OPERATIONS).filter((id) => !INTERNAL.includes(id));
+    expect([...routes(pub).keys()].sort()).to.deep.equal(expected.sort());
+  });
+
+  it('drops the components only internal routes used and keeps every one still referenced', () => {
+    expect(pub.components?.schemas).to.not.have.property('MultipartUploadRequest');
+    expect(pub.components?.schemas).to.not.have.property('DomainsResponse');
+    expect(pub.components?.schemas).to.have.property('UploadSummary');
+    for (const ref of allRefs(pub)) {
+      const [, kind, name] = ref.split('/').slice(1);
+      expect(pub.components?.[kind]?.[name], ref).to.not.equal(undefined);
+    }
+  });
+
+  it('is a copy: the loaded document keeps its internal routes', () => {
+    publicDocument(doc);
+    expect(doc.paths['/v1/cpet']?.post?.operationId).to.equal('uploadCpetMultipart');
+    expect(doc.components?.schemas).to.have.property('MultipartUploadRequest');
+  });
+});
