@@ -95,12 +95,10 @@ async function run(store: Store, command: string, args: string[]): Promise<numbe
     return 0;
   }
   if (command === 'list') {
-    if (args.length > 0) throw new UsageError('list takes no arguments');
     const records = await store.keys.list();
     console.log(records.length === 0 ? 'No keys.' : table(records));
     return 0;
   }
-  if (args.length !== 1) throw new UsageError('revoke needs exactly one id or name');
   const revoked = await store.keys.revoke(args[0]);
   if (!revoked) {
     console.error(`No key with id or active name "${args[0]}".`);
@@ -117,8 +115,10 @@ async function main(argv: string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   if (!['create', 'list', 'revoke'].includes(command)) throw new UsageError(`unknown command "${command}"`);
-  // Parse before touching the store, so a usage mistake never creates a data directory.
+  // Check the arguments before touching the store, so a usage mistake never creates a data directory.
   if (command === 'create') parseCreate(args);
+  if (command === 'list' && args.length > 0) throw new UsageError('list takes no arguments');
+  if (command === 'revoke' && args.length !== 1) throw new UsageError('revoke needs exactly one id or name');
   const store = await openStore({ dataDir: process.env.DATA_DIR || './data', redisUrl: process.env.REDIS_URL || null });
   try {
     return await run(store, command, args);

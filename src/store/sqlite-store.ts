@@ -39,6 +39,11 @@ export async function openSqliteStore(dataDir: string, namespace: string, now: (
   const apikeys = table(file, 'apikeys', namespace);
   const meta = table(file, 'meta', namespace);
   const mutex = new KeyedMutex();
+  // WAL lets the keys CLI read while the server writes, and NORMAL sync commits without an fsync
+  // per write (still durable across a process crash; the last commits may be lost on power loss).
+  // Each adapter creates its table on connect; switching the journal needs those writes finished.
+  await Promise.all([records, apikeys, meta].map(({ adapter }) => adapter.query('PRAGMA synchronous=NORMAL')));
+  await records.adapter.query('PRAGMA journal_mode=WAL');
 
   // Keyv keeps its own wall-clock expiry inside each serialised value ({"value":…,"expires":ms}).
   const sweep = async (): Promise<void> => {
