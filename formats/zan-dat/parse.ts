@@ -58,13 +58,18 @@ export function parse(file: FileView): Recording {
 
   // 2. [Data]: `B<n>=1,<v1>,<v2>,...`; the constant 1 after `=` is skipped.
   const rows: { values: (number | null)[]; line: number }[] = [];
+  const skipped: number[] = [];
   for (const section of sections.filter((s) => s.name.toLowerCase() === 'data')) {
     for (const { text, line } of section.lines) {
-      if (!BREATH_ROW.test(text)) continue;
+      if (!BREATH_ROW.test(text)) {
+        if (text.trim() !== '') skipped.push(line);
+        continue;
+      }
       const fields = text.slice(text.indexOf('=') + 1).split(',');
       rows.push({ values: fields.slice(1).map((f, i) => (i < names.length ? scaleCell(f, divisors[i]) : null)), line });
     }
   }
+  if (skipped.length > 0) flags.push({ code: 'non_breath_rows_skipped', detail: `${skipped.length} lines in [Data] are not B<n>= breath rows and were skipped (first at line ${skipped[0]})` });
   if (rows.length === 0) throw parserError('no B<n>= breath rows in [Data]', { line: first('data')?.line ?? 1 });
   const col = (aliases: readonly string[]) => findColumn(names, aliases);
   const timeAt = col(COLUMNS.time);
