@@ -79,6 +79,10 @@ export function parse(file: FileView): Recording {
   const names = rows[h];
   const units = rows[h + 1];
   const flags: ParserFlag[] = [];
+  // SpreadsheetML ends with </Workbook>; rows read from a file without it may stop early.
+  if (file.container === 'text' && !/<\/Workbook>\s*$/.test(file.text() ?? '')) {
+    flags.push({ code: 'document_cut_short', detail: 'the XML ends before </Workbook>; the rows up to the cut were read' });
+  }
 
   const data: unknown[][] = [];
   for (let r = h + 2; r < rows.length; r++) {

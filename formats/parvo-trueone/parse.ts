@@ -93,6 +93,9 @@ export function parse(file: FileView): Recording {
   }
 
   const trailer = rows.slice(open + 6 + data.length + cut);
+  if (!trailer.some((r) => cellText(r[0]) === 'Summary')) {
+    flags.push({ code: 'trailer_missing', detail: 'the file ends before its "Summary" line; it may be cut short' });
+  }
   return buildRecording({
     format: FORMAT,
     time_s,
