@@ -1,0 +1,80 @@
+/**
+ * The model card (models/<name>/<version>/card.json) and the promotion gate of spec rule 4: a
+ * threshold model is production only after an evaluation on a cohort it never saw clears all four
+ * of VO2 bias <= 120 mL/min, VO2 r >= 0.80, time bias <= 60 s, time r >= 0.80.
+ */
+import type { ChannelName } from '../../src/recording/recording.js';
+import type { Tier } from '../../src/analyses/analysis-plugin.js';
+
+/** The four limits of spec rule 4 (bias as an absolute mean signed error). */
+export const GATE = { vo2_bias_ml_min: 120, vo2_r: 0.8, time_bias_s: 60, time_r: 0.8 } as const;
+/** Fewest tests with a threshold for a correlation to count towards the gate. */
+export const GATE_MIN_TESTS = 30;
+
+/** Agreement of one threshold with the truth over one cohort (tests where both exist). */
+export interface ThresholdAgreement {
+  /** Tests where both the truth and the estimate exist. */
+  n: number;
+  /** Tests with a true threshold where the engine gave none. */
+  missed: number;
+  /** Tests without a true threshold where the engine gave one. */
+  spurious: number;
+  vo2_bias_ml_min: number | null;
+  vo2_r: number | null;
+  vo2_mae_ml_min: number | null;
+  time_bias_s: number | null;
+  time_r: number | null;
+  time_mae_s: number | null;
+}
+
+export interface CohortEvaluation {
+  cohort: string;
+  /** True when no test of the cohort was used in training or tuning. */
+  unseen: boolean;
+  n_tests: number;
+  vt1: ThresholdAgreement;
+  vt2: ThresholdAgreement;
+  /** Errors per test (estimate minus truth), given for small real cohorts. */
+  per_test?: Record<string, unknown>[];
+}
+
+export interface ModelCard {
+  name: string;
+  version: string;
+  tier: Tier;
+  status: 'production' | 'research';
+  engine: 'learned' | 'classic';
+  description: string;
+  inputs: ChannelName[];
+  /** The weights file and its sha256 (learned models only). */
+  weights?: { file: string; sha256: string };
+  evaluation: { evaluated_at: string; command: string; cohorts: CohortEvaluation[] } | null;
+  [extra: string]: unknown;
+}
+
+/** Why one threshold's agreement misses the gate (empty when it clears). */
+export function agreementFailures(a: ThresholdAgreement, label: string): string[] {
+  const out: string[] = [];
+  if (a.n < GATE_MIN_TESTS) out.push(`${label}: ${a.n} tests, fewer than ${GATE_MIN_TESTS}`);
+  if (a.vo2_bias_ml_min === null || Math.abs(a.vo2_bias_ml_min) > GATE.vo2_bias_ml_min) out.push(`${label}: VO2 bias ${a.vo2_bias_ml_min} mL/min exceeds ${GATE.vo2_bias_ml_min}`);
+  if (a.vo2_r === null || a.vo2_r < GATE.vo2_r) out.push(`${label}: VO2 r ${a.vo2_r} below ${GATE.vo2_r}`);
+  if (a.time_bias_s === null || Math.abs(a.time_bias_s) > GATE.time_bias_s) out.push(`${label}: time bias ${a.time_bias_s} s exceeds ${GATE.time_bias_s}`);
+  if (a.time_r === null || a.time_r < GATE.time_r) out.push(`${label}: time r ${a.time_r} below ${GATE.time_r}`);
+  return out;
+}
+
+/**
+ * Why a card may not be production: empty when some unseen cohort clears all four limits for both
+ * VT1 and VT2; otherwise the reasons of the closest unseen cohort (or that there is none).
+ */
+export function gateFailures(card: Pick<ModelCard, 'evaluation'>): string[] {
+  const cohorts = (card.evaluation?.cohorts ?? []).filter((c) => c.unseen);
+  if (cohorts.length === 0) return ['no evaluation on an unseen cohort'];
+  let best: string[] | null = null;
+  for (const c of cohorts) {
+    const reasons = [...agreementFailures(c.vt1, `${c.cohort} VT1`), ...agreementFailures(c.vt2, `${c.cohort} VT2`)];
+    if (reasons.length === 0) return [];
+    if (best === null || reasons.length < best.length) best = reasons;
+  }
+  return best ?? [];
+}

@@ -1,0 +1,71 @@
+/**
+ * Thresholds from per-second domain probabilities (Oxynet, Zignoli et al. 2019, 2022): VT1 where
+ * the moderate domain gives way to heavy, VT2 where severe overtakes heavy, read on smoothed
+ * curves. The crossing is placed by a one-step fit (the split that best separates "before" from
+ * "after", i.e. the maximum of the cumulative sum of the margin), so a brief flicker of the curves
+ * cannot move it; a domain that is never sustained gives no threshold at all.
+ */
+import { movingMean } from './grid-filters.js';
+
+/** Per-second probabilities on the 1-Hz grid, indices 0..end of the analysed span. */
+export interface DomainCurves {
+  moderate: Float64Array;
+  heavy: Float64Array;
+  severe: Float64Array;
+}
+
+/** Half-width (s) of the centred mean applied to the probability curves. */
+const CURVE_HALF_S = 10;
+/** A domain counts as reached only if it holds the majority for this many consecutive seconds. */
+const MIN_SUSTAINED_S = 20;
+
+export interface Crossings {
+  /** Grid index of VT1, or null when the moderate domain is never left. */
+  vt1_index: number | null;
+  /** Grid index of VT2, or null when the severe domain is never reached. */
+  vt2_index: number | null;
+}
+
+/** Smooths the curves and places VT1 and VT2 (VT2 is sought only after VT1). */
+export function crossingsFromCurves(curves: DomainCurves): Crossings {
+  const pm = movingMean(curves.moderate, CURVE_HALF_S);
+  const ps = movingMean(curves.severe, CURVE_HALF_S);
+  const n = pm.length;
+  // Margin of "still moderate" (VT1) and "not yet severe" (VT2): positive before, negative after.
+  const m1 = new Float64Array(n);
+  const m2 = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    m1[i] = 2 * pm[i] - 1;
+    m2[i] = 1 - 2 * ps[i];
+  }
+  const vt1 = stepIndex(m1, 0);
+  const vt2 = vt1 === null ? null : stepIndex(m2, vt1);
+  return { vt1_index: vt1, vt2_index: vt2 };
+}
+
+/**
+ * Best split k in (from, n) of a margin that is positive before and negative after, or null when
+ * the margin is never negative for MIN_SUSTAINED_S consecutive seconds after `from`.
+ */
+function stepIndex(margin: Float64Array, from: number): number | null {
+  const n = margin.length;
+  let run = 0;
+  let sustained = false;
+  for (let i = from; i < n && !sustained; i++) {
+    run = margin[i] < 0 ? run + 1 : 0;
+    sustained = run >= MIN_SUSTAINED_S;
+  }
+  if (!sustained) return null;
+  let sum = 0;
+  let best = Number.NEGATIVE_INFINITY;
+  let bestK = from;
+  for (let k = from; k < n; k++) {
+    // sum = margin[from..k-1]; splitting at k keeps the positive part before and the negative after.
+    if (sum > best) {
+      best = sum;
+      bestK = k;
+    }
+    sum += margin[k];
+  }
+  return bestK;
+}

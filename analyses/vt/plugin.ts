@@ -1,0 +1,160 @@
+/**
+ * The vt analysis: resolves the requested model against the key and the registry, checks the
+ * recording, runs the model's engine and reports VT1 and VT2 as time and VO2. Request-level versus
+ * in-200 (README.md): a model the key is restricted from throws MODEL_NOT_ALLOWED (403, the whole
+ * request); an unknown model or version, a model above the key's tier, a missing channel, too little
+ * signal and a model that cannot run are in-200 refusals, so they never stop the other analyses.
+ */
+import type { AnalysisOutcome, AnalysisPlugin, AnalysisRequest, ModelRef } from '../../src/analyses/analysis-plugin.js';
+import { ServiceError } from '../../src/errors.js';
+import type { Recording } from '../../src/recording/recording.js';
+import { crossingsFromCurves } from './domain-crossings.js';
+import { domainCurves, InferenceError } from './gandalf.js';
+import { checkInput } from './input-check.js';
+import type { PreparedTest } from './preprocess.js';
+import { DEFAULT_MODEL, DEFAULT_MODELS_DIR, registryFor, tierReaches, type ModelRegistry, type RegisteredModel } from './registry.js';
+import { classicThresholds } from './wasserman.js';
+
+export interface VtPluginOptions {
+  /** Folder of model cards (default: the project's models/). */
+  modelsDir?: string;
+}
+
+/** The model a request selects, or the refusal it earns. */
+export type ModelChoice =
+  | { ok: true; model: RegisteredModel; notes: string[] }
+  | { ok: false; outcome: AnalysisOutcome };
+
+/**
+ * Resolves `model` / `model_version` for a key. Throws MODEL_NOT_ALLOWED (request-level) when the
+ * key is restricted from the model; returns MODEL_NOT_FOUND or TIER_INSUFFICIENT as in-200 refusals.
+ * An omitted model on a key restricted to other models selects the first of its models the registry has.
+ */
+export function chooseModel(registry: ModelRegistry, request: AnalysisRequest): ModelChoice {
+  const allowed = request.key.allowed_models;
+  const version = request.model_version ?? 'latest';
+  let name = request.model ?? DEFAULT_MODEL;
+  if (!request.model && allowed && !allowed.includes(name)) {
+    name = allowed.find((m) => registry.versions(m).length > 0) ?? name;
+  }
+  if (allowed && !allowed.includes(name)) {
+    throw new ServiceError('MODEL_NOT_ALLOWED', `This key is restricted to the models ${allowed.join(', ')}; ${name} is not one of them.`, {
+      model: name,
+      allowed_models: allowed,
+    });
+  }
+  const model = registry.find(name, version);
+  if (!model) {
+    const available = [...new Set(registry.models.map((m) => m.card.name))].map((n) => ({ name: n, versions: registry.versions(n).map((m) => m.card.version) }));
+    const ref: ModelRef = version === 'latest' ? { name } : { name, version };
+    return {
+      ok: false,
+      outcome: refusal('MODEL_NOT_FOUND', version === 'latest' ? `No threshold model named ${name} is installed.` : `Threshold model ${name} has no version ${version}.`, { model: name, model_version: version, available }, ref),
+    };
+  }
+  const ref = modelRef(model);
+  if (!tierReaches(request.key.tier, model.card.tier)) {
+    return {
+      ok: false,
+      outcome: refusal('TIER_INSUFFICIENT', `Model ${name} ${model.card.version} needs a ${model.card.tier} key; this key is ${request.key.tier}.`, { model: name, model_version: model.card.version, model_tier: model.card.tier, key_tier: request.key.tier }, ref),
+    };
+  }
+  const notes: string[] = [];
+  if (model.card.status === 'research') {
+    notes.push(`Model ${name} ${model.card.version} is a research model: its evaluation has not cleared the production gate (see its model card).`);
+  }
+  return { ok: true, model, notes };
+}
+
+function modelRef(model: RegisteredModel): ModelRef {
+  return { name: model.card.name, version: model.card.version, tier: model.card.tier };
+}
+
+function refusal(error: Extract<AnalysisOutcome, { status: 'not_analysable' }>['error'], message: string, context: Record<string, unknown>, model: ModelRef, notes: string[] = []): AnalysisOutcome {
+  return { status: 'not_analysable', error, message, context, notes, model };
+}
+
+/** Grid index to the reported numbers: time from the start of the recording, smoothed VO2 there. */
+function thresholdAt(test: PreparedTest, index: number | null, vo2peak: number) {
+  if (index === null) return { time_s: null, vo2_ml_min: null, pct_vo2peak: null };
+  const vo2 = test.vo2[index];
+  return { time_s: test.t0_s + index, vo2_ml_min: Math.round(vo2), pct_vo2peak: Math.round((1000 * vo2) / vo2peak) / 10 };
+}
+
+/** Runs the chosen model on a checked recording. */
+async function runModel(model: RegisteredModel, test: PreparedTest, exerciseStart: number): Promise<{ vt1: number | null; vt2: number | null; evidence: Record<string, unknown> }> {
+  if (model.card.engine === 'classic') {
+    const r = classicThresholds(test, exerciseStart);
+    const toTime = (items: typeof r.vt1_evidence) =>
+      items.map(({ index, ...rest }) => ({ ...rest, time_s: index === null ? null : test.t0_s + index }));
+    return {
+      vt1: r.vt1_index,
+      vt2: r.vt2_index,
+      evidence: { method: 'median of accepted criteria (Gaskill et al. 2001)', vt1_criteria: toTime(r.vt1_evidence), vt2_criteria: toTime(r.vt2_evidence) },
+    };
+  }
+  const curves = await domainCurves(model, test);
+  const c = crossingsFromCurves(curves);
+  const peak = (a: Float64Array) => Math.round(1000 * a.reduce((m, v) => Math.max(m, v), 0)) / 1000;
+  return {
+    vt1: c.vt1_index,
+    vt2: c.vt2_index,
+    evidence: {
+      method: 'per-second domain probabilities; VT1 where moderate gives way, VT2 where severe overtakes heavy',
+      max_p_heavy: peak(curves.heavy),
+      max_p_severe: peak(curves.severe),
+      analysed_until_s: test.t0_s + test.end_index,
+    },
+  };
+}
+
+/** Builds the vt plugin over a models folder (the default export uses the project's models/). */
+export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
+  const modelsDir = options.modelsDir ?? DEFAULT_MODELS_DIR;
+  return {
+    name: 'vt',
+    product: 'vt',
+    requires: ['VO2', 'VCO2', 'VE', 'PetO2', 'PetCO2'],
+    description: 'Ventilatory thresholds VT1 and VT2 as time and VO2, from a named, versioned model (default gandalf).',
+    listModels: () => registryFor(modelsDir).summaries(),
+    async run(rec: Recording, request: AnalysisRequest): Promise<AnalysisOutcome> {
+      const choice = chooseModel(registryFor(modelsDir), request);
+      if (!choice.ok) return choice.outcome;
+      const { model } = choice;
+      const ref = modelRef(model);
+      const checked = checkInput(rec, model.card.inputs);
+      if (!checked.ok) return refusal(checked.error, checked.message, checked.context, ref, choice.notes);
+      const { test } = checked;
+      let result;
+      try {
+        result = await runModel(model, test, checked.exercise_start_index);
+      } catch (err) {
+        if (!(err instanceof InferenceError)) throw err;
+        return refusal('INFERENCE_FAILED', err.message, { model: model.card.name, model_version: model.card.version }, ref, choice.notes);
+      }
+      let vo2peak = 0;
+      for (let i = 0; i <= test.end_index; i++) vo2peak = Math.max(vo2peak, test.vo2[i]);
+      const vt1 = thresholdAt(test, result.vt1, vo2peak);
+      const vt2 = thresholdAt(test, result.vt2, vo2peak);
+      const notes = [...choice.notes, ...checked.notes];
+      if (vt1.time_s === null) notes.push('No VT1: the subject did not leave the moderate domain in this recording, so no threshold is reported (not an error).');
+      else if (vt2.time_s === null) notes.push('No VT2: the test ended before the severe domain (respiratory compensation) was reached.');
+      return {
+        status: 'ok',
+        findings: {
+          vt1_time_s: vt1.time_s,
+          vt2_time_s: vt2.time_s,
+          vt1_vo2_ml_min: vt1.vo2_ml_min,
+          vt2_vo2_ml_min: vt2.vo2_ml_min,
+          vt1_pct_vo2peak: vt1.pct_vo2peak,
+          vt2_pct_vo2peak: vt2.pct_vo2peak,
+          vo2peak_ml_min: Math.round(vo2peak),
+          engine: model.card.engine,
+          evidence: result.evidence,
+        },
+        notes,
+        model: ref,
+      };
+    },
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * The classic engine: deterministic breakpoints on the 1-Hz smoothed signals, combined by median
+ * because combining methods beats any one of them (Gaskill et al., Med Sci Sports Exerc 2001).
+ * VT1: V-slope, VCO2 against VO2, slope rising by more than 0.1 (Beaver, Wasserman and Whipp, J Appl
+ * Physiol 1986); VE/VO2 starting to rise; PetO2 starting to rise (Wasserman). VT2 (respiratory
+ * compensation): VE against VCO2 steepening; VE/VCO2 starting to rise; PetCO2 starting to fall.
+ * The first 60 s of exercise are dropped (VO2 kinetics, Beaver 1986). Every criterion is reported
+ * as evidence, accepted or not.
+ */
+import type { PreparedTest } from './preprocess.js';
+import { twoLineFit, type TwoLineFit } from './two-line-fit.js';
+
+/** Seconds of exercise dropped before fitting (Beaver et al. 1986). */
+const SKIP_EXERCISE_S = 60;
+/** Shortest segment on each side of a breakpoint, s. */
+const MIN_SEGMENT_S = 45;
+/** V-slope acceptance: the slope of VCO2 on VO2 must rise by more than this (Beaver et al. 1986). */
+const V_SLOPE_MIN_RISE = 0.1;
+/** RCP acceptance: the slope of VE on VCO2 must rise by at least this fraction. */
+const RCP_MIN_RELATIVE_RISE = 0.15;
+/** VT2 is sought from this long after the V-slope VT1 (the isocapnic buffering span is minutes). */
+const VT2_AFTER_VT1_S = 60;
+
+export interface CriterionEvidence {
+  criterion: string;
+  /** Grid index of the breakpoint (null when the fit was impossible). */
+  index: number | null;
+  slope_before: number | null;
+  slope_after: number | null;
+  accepted: boolean;
+  why: string;
+}
+
+export interface ClassicResult {
+  vt1_index: number | null;
+  vt2_index: number | null;
+  vt1_evidence: CriterionEvidence[];
+  vt2_evidence: CriterionEvidence[];
+}
+
+function evidence(criterion: string, fit: TwoLineFit | null, accept: (f: TwoLineFit) => boolean, why: string): CriterionEvidence {
+  if (!fit) return { criterion, index: null, slope_before: null, slope_after: null, accepted: false, why: 'too few points to fit two lines' };
+  const ok = accept(fit);
+  return {
+    criterion,
+    index: fit.split,
+    slope_before: round(fit.slope_before, 4),
+    slope_after: round(fit.slope_after, 4),
+    accepted: ok,
+    why: ok ? why : `not accepted: ${why} failed`,
+  };
+}
+
+function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+/** Median of the accepted indices, rounded down to a whole second; null when none was accepted. */
+function combine(items: CriterionEvidence[]): number | null {
+  const idx = items.filter((e) => e.accepted && e.index !== null).map((e) => e.index as number).sort((a, b) => a - b);
+  if (idx.length === 0) return null;
+  const m = idx.length >> 1;
+  return idx.length % 2 ? idx[m] : Math.floor((idx[m - 1] + idx[m]) / 2);
+}
+
+/** Runs every criterion between `exerciseStart` (grid index) and the VO2 peak and combines them. */
+export function classicThresholds(test: PreparedTest, exerciseStart: number): ClassicResult {
+  const { vo2, vco2, ve, peto2, petco2, end_index: end } = test;
+  const time = new Float64Array(test.n);
+  const veVo2 = new Float64Array(test.n);
+  const veVco2 = new Float64Array(test.n);
+  for (let i = 0; i < test.n; i++) {
+    time[i] = i;
+    veVo2[i] = (ve[i] * 1000) / vo2[i];
+    veVco2[i] = (ve[i] * 1000) / vco2[i];
+  }
+  const from = Math.min(end, exerciseStart + SKIP_EXERCISE_S);
+
+  // V-slope first: VCO2 on VO2 is not disturbed by the hyperventilation above VT2.
+  const vslope = evidence('V-slope (VCO2 vs VO2)', twoLineFit(vo2, vco2, from, end, MIN_SEGMENT_S), (f) => f.slope_after - f.slope_before > V_SLOPE_MIN_RISE, `slope rise > ${V_SLOPE_MIN_RISE}`);
+
+  const vt2From = Math.min(end, Math.max(from, (vslope.accepted && vslope.index !== null ? vslope.index : from) + VT2_AFTER_VT1_S));
+  const vt2Evidence = [
+    evidence('VE vs VCO2 steepening (respiratory compensation)', twoLineFit(vco2, ve, vt2From, end, MIN_SEGMENT_S), (f) => f.slope_before > 0 && f.slope_after > f.slope_before * (1 + RCP_MIN_RELATIVE_RISE), `slope rise > ${RCP_MIN_RELATIVE_RISE * 100} %`),
+    evidence('VE/VCO2 starts to rise', twoLineFit(time, veVco2, vt2From, end, MIN_SEGMENT_S), (f) => f.slope_after > 0 && f.slope_after > f.slope_before, 'rising after, steeper than before'),
+    evidence('PetCO2 starts to fall', twoLineFit(time, petco2, vt2From, end, MIN_SEGMENT_S), (f) => f.slope_after < 0 && f.slope_after < f.slope_before, 'falling after, steeper than before'),
+  ];
+  const vt2 = combine(vt2Evidence);
+
+  // The ventilatory-equivalent criteria of VT1 are sought below VT2, where VE/VO2 and PetO2 rise for VT1's reason alone.
+  const vt1End = vt2 !== null ? vt2 : end;
+  const vt1Evidence = [
+    vslope,
+    evidence('VE/VO2 starts to rise', twoLineFit(time, veVo2, from, vt1End, MIN_SEGMENT_S), (f) => f.slope_after > 0 && f.slope_after > f.slope_before, 'rising after, steeper than before'),
+    evidence('PetO2 starts to rise', twoLineFit(time, peto2, from, vt1End, MIN_SEGMENT_S), (f) => f.slope_after > 0 && f.slope_after > f.slope_before, 'rising after, steeper than before'),
+  ];
+  const vt1 = combine(vt1Evidence);
+  return { vt1_index: vt1, vt2_index: vt1 !== null && vt2 !== null && vt2 > vt1 ? vt2 : null, vt1_evidence: vt1Evidence, vt2_evidence: vt2Evidence };
+}

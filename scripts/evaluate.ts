@@ -1,0 +1,123 @@
+/**
+ * `npm run evaluate [-- --write] [--per-cell N] [--model name]`: evaluates every installed threshold
+ * model through the vt plugin itself (the code path the service runs) on
+ *   1. the held-out synthetic cohort (scripts/train/cohorts.ts heldOutCohort: seeds and settings
+ *      never used in training; 3 protocols x 4 fitness levels x N tests), the promotion cohort, and
+ *   2. the real labelled tests (test/fixtures/vt/), reported per test as a check, never tuned on.
+ * Prints the gate table (spec rule 4). With --write, records the evaluation in each model card and
+ * sets its status: production only when an unseen cohort clears all four limits for VT1 and VT2.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { agreementFailures, GATE, gateFailures, type CohortEvaluation, type ModelCard, type ThresholdAgreement } from '../analyses/vt/card.js';
+import { createVtPlugin } from '../analyses/vt/plugin.js';
+import { DEFAULT_MODELS_DIR, ModelRegistry } from '../analyses/vt/registry.js';
+import type { AnalysisPlugin } from '../src/analyses/analysis-plugin.js';
+import type { Recording } from '../src/recording/recording.js';
+import { generateTest } from '../src/synthetic/generate.js';
+import { agreement, type Pair } from './train/agreement.js';
+import { heldOutCohort } from './train/cohorts.js';
+import { realTests } from './train/real-tests.js';
+
+function argValue(name: string): string | null {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? (process.argv[i + 1] ?? null) : null;
+}
+
+const write = process.argv.includes('--write');
+const perCell = Number(argValue('--per-cell') ?? 30);
+const only = argValue('--model');
+
+type Est = { time_s: number | null; vo2_ml_min: number | null };
+
+async function estimate(plugin: AnalysisPlugin, rec: Recording, name: string, version: string): Promise<{ vt1: Est | null; vt2: Est | null; refusal: string | null }> {
+  const out = await plugin.run(rec, { model: name, model_version: version, key: { tier: 'research', allowed_models: null } });
+  if (out.status !== 'ok') return { vt1: null, vt2: null, refusal: out.error };
+  const f = out.findings as Record<string, number | null>;
+  const pick = (k: 'vt1' | 'vt2'): Est | null => (f[`${k}_time_s`] === null ? null : { time_s: f[`${k}_time_s`], vo2_ml_min: f[`${k}_vo2_ml_min`] });
+  return { vt1: pick('vt1'), vt2: pick('vt2'), refusal: null };
+}
+
+function fmt(a: ThresholdAgreement): string {
+  const cell = (v: number | null, limit: number, worse: 'above' | 'below', unit: string) => {
+    if (v === null) return `${'n/a'.padStart(8)}        `;
+    const pass = worse === 'above' ? Math.abs(v) <= limit : v >= limit;
+    return `${String(v).padStart(8)}${unit} ${pass ? 'pass' : 'FAIL'}`;
+  };
+  return [
+    `n ${String(a.n).padStart(3)} missed ${String(a.missed).padStart(3)} spurious ${String(a.spurious).padStart(3)}`,
+    `VO2 bias ${cell(a.vo2_bias_ml_min, GATE.vo2_bias_ml_min, 'above', '')}`,
+    `r ${cell(a.vo2_r, GATE.vo2_r, 'below', '')}`,
+    `MAE ${String(a.vo2_mae_ml_min).padStart(7)}`,
+    `| time bias ${cell(a.time_bias_s, GATE.time_bias_s, 'above', 's')}`,
+    `r ${cell(a.time_r, GATE.time_r, 'below', '')}`,
+    `MAE ${String(a.time_mae_s).padStart(6)}s`,
+  ].join('  ');
+}
+
+const registry = new ModelRegistry(DEFAULT_MODELS_DIR);
+const plugin = createVtPlugin({ modelsDir: DEFAULT_MODELS_DIR });
+const synthetic = heldOutCohort(perCell).map((o) => generateTest(o));
+const real = realTests();
+console.log(`held-out synthetic cohort: ${synthetic.length} tests (${perCell} per protocol and fitness level); real labelled tests: ${real.length}`);
+console.log(`gate (spec rule 4): |VO2 bias| <= ${GATE.vo2_bias_ml_min} mL/min, VO2 r >= ${GATE.vo2_r}, |time bias| <= ${GATE.time_bias_s} s, time r >= ${GATE.time_r}`);
+
+for (const model of registry.models) {
+  const { name, version } = model.card;
+  if (only && only !== name) continue;
+  const started = Date.now();
+  const synPairs: { vt1: Pair[]; vt2: Pair[] } = { vt1: [], vt2: [] };
+  const refusals: Record<string, number> = {};
+  for (const g of synthetic) {
+    const e = await estimate(plugin, g.recording, name, version);
+    if (e.refusal) refusals[e.refusal] = (refusals[e.refusal] ?? 0) + 1;
+    synPairs.vt1.push({ est: e.vt1, truth: g.truth.vt1 });
+    synPairs.vt2.push({ est: e.vt2, truth: g.truth.vt2 });
+  }
+  const realPairs: { vt1: Pair[]; vt2: Pair[] } = { vt1: [], vt2: [] };
+  const perTest: Record<string, unknown>[] = [];
+  for (const r of real) {
+    const e = await estimate(plugin, r.recording, name, version);
+    realPairs.vt1.push({ est: e.vt1, truth: r.vt1 });
+    realPairs.vt2.push({ est: e.vt2, truth: r.vt2 });
+    const err = (est: Est | null, truth: RealTestTruth, k: 'time_s' | 'vo2_ml_min') => (est?.[k] != null && truth[k] !== null ? Math.round((est[k] as number) - (truth[k] as number)) : null);
+    perTest.push({
+      test: r.id,
+      refusal: e.refusal,
+      vt1: { estimate: e.vt1, truth: r.vt1, vo2_error_ml_min: err(e.vt1, r.vt1, 'vo2_ml_min'), time_error_s: err(e.vt1, r.vt1, 'time_s') },
+      vt2: { estimate: e.vt2, truth: r.vt2, vo2_error_ml_min: err(e.vt2, r.vt2, 'vo2_ml_min'), time_error_s: err(e.vt2, r.vt2, 'time_s') },
+    });
+  }
+  const cohorts: CohortEvaluation[] = [
+    {
+      cohort: 'synthetic held-out',
+      unseen: true,
+      n_tests: synthetic.length,
+      vt1: agreement(synPairs.vt1),
+      vt2: agreement(synPairs.vt2),
+    },
+    { cohort: 'real labelled (pyoxynet samples)', unseen: true, n_tests: real.length, vt1: agreement(realPairs.vt1), vt2: agreement(realPairs.vt2), per_test: perTest },
+  ];
+  console.log(`\n## ${name} ${version} (${model.card.engine}, tier ${model.card.tier}, card status ${model.card.status}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (Object.keys(refusals).length) console.log(`refusals on the synthetic cohort: ${JSON.stringify(refusals)}`);
+  for (const c of cohorts) {
+    console.log(`${c.cohort} (n=${c.n_tests})`);
+    console.log(`  VT1  ${fmt(c.vt1)}`);
+    console.log(`  VT2  ${fmt(c.vt2)}`);
+  }
+  for (const p of perTest) console.log(`  ${JSON.stringify(p)}`);
+  const failures = gateFailures({ evaluation: { evaluated_at: '', command: '', cohorts } });
+  const synFailures = [...agreementFailures(cohorts[0].vt1, 'VT1'), ...agreementFailures(cohorts[0].vt2, 'VT2')];
+  console.log(failures.length === 0 ? 'GATE CLEARED on the synthetic held-out cohort' : `gate not cleared: ${synFailures.join('; ')}`);
+
+  if (write) {
+    const cardPath = join(model.dir, 'card.json');
+    const card = JSON.parse(readFileSync(cardPath, 'utf8')) as ModelCard;
+    card.evaluation = { evaluated_at: new Date().toISOString(), command: `npm run evaluate -- --write --per-cell ${perCell}`, cohorts };
+    card.status = failures.length === 0 ? 'production' : 'research';
+    writeFileSync(cardPath, JSON.stringify(card, null, 2) + '\n');
+    console.log(`wrote ${cardPath} (status ${card.status})`);
+  }
+}
+
+type RealTestTruth = { time_s: number | null; vo2_ml_min: number };

@@ -1,0 +1,90 @@
+/**
+ * The two synthetic cohorts of the vt model: the training cohort (wide, deliberately hard settings)
+ * and the held-out evaluation cohort (other seeds, other settings: the generator's own defaults for
+ * threshold placement, fixed fitness levels). Seeds never overlap (a test checks it), so the
+ * evaluation cohort is one the model never saw.
+ */
+import type { GeneratorOptions, Protocol, SamplingOption } from '../../src/synthetic/types.js';
+import { seededRandom } from './mlp.js';
+
+const PROTOCOLS: readonly Protocol[] = ['ramp', 'steps', 'treadmill'];
+
+/** Training seeds are 1_000_000 + i; held-out seeds are 9_000_000 + i. */
+export const TRAIN_SEED_BASE = 1_000_000;
+export const HELD_OUT_SEED_BASE = 9_000_000;
+
+/** Seed of the draw of the training settings (not of the tests themselves). */
+export const TRAIN_SETTINGS_SEED = 20261121;
+/** Seed of the draw of the held-out settings. */
+export const HELD_OUT_SETTINGS_SEED = 77_000_001;
+
+/**
+ * Training settings: fitness from sedentary to elite, all three protocols, rest and warm-up from
+ * none to 5-6 min, thresholds placed anywhere plausible, breath-by-breath or 5/10/15-s averages,
+ * noise, outlier breaths, gaps, oscillating ventilation, tests stopped before VT2 or before VT1.
+ */
+export function trainingCohort(n: number): GeneratorOptions[] {
+  const r = seededRandom(TRAIN_SETTINGS_SEED);
+  const u = (lo: number, hi: number) => lo + (hi - lo) * r();
+  const out: GeneratorOptions[] = [];
+  for (let i = 0; i < n; i++) {
+    const protocol = PROTOCOLS[i % PROTOCOLS.length];
+    const vt1 = u(0.3, 0.68);
+    const roll = r();
+    const sampling: SamplingOption =
+      roll < 0.45 ? { kind: 'breath' } : roll < 0.55 ? { kind: 'interval', interval_s: 2 } : { kind: 'averaged', window_s: [5, 10, 15][Math.floor(r() * 3)] };
+    out.push({
+      seed: TRAIN_SEED_BASE + i,
+      protocol,
+      vo2peak_ml_min: Math.round(u(1200, 6000)),
+      rest_s: Math.round(u(0, 300)),
+      warmup_s: Math.round(u(0, 360)),
+      exercise_s: Math.round(u(360, 1200)),
+      recovery_s: Math.round(u(0, 300)),
+      step_s: Math.round(protocol === 'treadmill' ? u(60, 180) : u(60, 240)),
+      vt1_fraction: vt1,
+      vt2_fraction: u(vt1 + 0.12, 0.95),
+      vt1_present: r() > 0.05,
+      vt2_present: r() > 0.15,
+      sampling,
+      noise_cv: u(0.02, 0.12),
+      outlier_rate: u(0, 0.02),
+      gaps: r() < 0.25 ? 1 + Math.floor(r() * 3) : 0,
+      oscillation: r() < 0.1 ? { period_s: u(40, 120), amplitude_fraction: u(0.1, 0.3) } : null,
+    });
+  }
+  return out;
+}
+
+/** Fitness levels of the held-out cohort (VO2peak, mL/min): sedentary, average, trained, elite. */
+export const HELD_OUT_FITNESS_ML_MIN = [1600, 2600, 3600, 4800] as const;
+
+/**
+ * Held-out settings: each protocol at each fitness level (VO2peak within +-10 % of the level), the
+ * generator's default threshold placement, breath-by-breath or averaged sampling, and a share of
+ * tests that stop before VT2. `perCell` tests per protocol and fitness level.
+ */
+export function heldOutCohort(perCell: number): GeneratorOptions[] {
+  const r = seededRandom(HELD_OUT_SETTINGS_SEED);
+  const out: GeneratorOptions[] = [];
+  let i = 0;
+  for (const protocol of PROTOCOLS) {
+    for (const level of HELD_OUT_FITNESS_ML_MIN) {
+      for (let k = 0; k < perCell; k++) {
+        const roll = r();
+        const sampling: SamplingOption =
+          roll < 0.5 ? { kind: 'breath' } : { kind: 'averaged', window_s: [5, 10, 15][Math.floor(r() * 3)] };
+        out.push({
+          seed: HELD_OUT_SEED_BASE + i++,
+          protocol,
+          vo2peak_ml_min: Math.round(level * (0.9 + 0.2 * r())),
+          exercise_s: Math.round(480 + 480 * r()),
+          sampling,
+          vt2_present: r() > 0.1,
+          gaps: r() < 0.2 ? 1 : 0,
+        });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,39 @@
+/**
+ * Turns generated tests into training rows: the gandalf feature vector of a second (built by the
+ * service's own code, analyses/vt/features.ts) and the generator's true domain of that second.
+ */
+import { buildFeatures, FEATURE_COUNT } from '../../analyses/vt/features.js';
+import { prepareTest } from '../../analyses/vt/preprocess.js';
+import { generateTest } from '../../src/synthetic/generate.js';
+import type { GeneratorOptions } from '../../src/synthetic/types.js';
+
+export interface Dataset {
+  x: Float32Array;
+  y: Int8Array;
+  tests: number;
+}
+
+/** One row every `stride` seconds of each test's analysed span (rest to the VO2 peak). */
+export function buildDataset(cohort: GeneratorOptions[], stride: number): Dataset {
+  const xs: Float32Array[] = [];
+  const ys: number[] = [];
+  for (const options of cohort) {
+    const { recording, truth } = generateTest(options);
+    const test = prepareTest(recording);
+    const rows: number[] = [];
+    // The offset varies by seed so that every second of the grid is seen across the cohort.
+    for (let i = options.seed % stride; i <= test.end_index; i += stride) {
+      const t = test.t0_s + i;
+      if (t < truth.domain_1hz.length) rows.push(i);
+    }
+    xs.push(buildFeatures(test, rows));
+    for (const i of rows) ys.push(truth.domain_1hz[test.t0_s + i]);
+  }
+  const x = new Float32Array(ys.length * FEATURE_COUNT);
+  let offset = 0;
+  for (const part of xs) {
+    x.set(part, offset);
+    offset += part.length;
+  }
+  return { x, y: Int8Array.from(ys), tests: cohort.length };
+}
