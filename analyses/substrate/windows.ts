@@ -60,9 +60,7 @@ export function windowMean(rec: Recording, from_s: number, to_s: number, withLoa
   let n = 0;
   let sl = 0;
   let nl = 0;
-  for (let i = 0; i < rec.t_s.length; i++) {
-    const t = rec.t_s[i];
-    if (t < from_s || t >= to_s) continue;
+  for (let i = firstAtOrAfter(rec.t_s, from_s); i < rec.t_s.length && rec.t_s[i] < to_s; i++) {
     const o = vo2[i];
     const c = vco2[i];
     if (o !== null && c !== null && Number.isFinite(o) && Number.isFinite(c)) {
@@ -85,6 +83,18 @@ export function windowMean(rec: Recording, from_s: number, to_s: number, withLoa
     load_w: withLoad && nl > 0 ? sl / nl : null,
     n_samples: n,
   };
+}
+
+/** Index of the first time stamp at or after `t` (binary search: `t_s` is strictly increasing). */
+function firstAtOrAfter(t_s: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = t_s.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (t_s[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** One window per stage: the mean of the stage's last `stage_tail_s` (at most its second half). */
