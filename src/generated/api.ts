@@ -788,12 +788,20 @@ export interface components {
             model_version?: string;
             model_tier?: components["schemas"]["Tier"];
         };
-        /** @description Ventilatory thresholds as time from the start of the recording and as oxygen uptake. Further evidence fields may follow. */
+        /** @description Ventilatory thresholds as time from the start of the recording (s) and as oxygen uptake (mL/min), with the evidence the engine read. Null where the recording does not reach a threshold. */
         VtFindings: {
             vt1_time_s: number | null;
             vt2_time_s: number | null;
             vt1_vo2_ml_min: number | null;
             vt2_vo2_ml_min: number | null;
+            vt1_pct_vo2peak?: number | null;
+            vt2_pct_vo2peak?: number | null;
+            /** @description Highest 30-s mean VO2 of the recording. */
+            vo2peak_ml_min?: number | null;
+            /** @description The method family of the model that ran. */
+            engine?: string;
+            /** @description Landmarks and intermediate readings that corroborate the thresholds; they never override the model. */
+            evidence?: Record<string, never>;
         };
         /** @description Exercise oscillatory ventilation (beta; every output is a research finding). Graded band 40-140 s periods; faster oscillations are reported, not graded. */
         EovFindings: {
@@ -802,16 +810,42 @@ export interface components {
             headline?: string;
             /** @description One plain sentence. */
             summary?: string;
+            /** @description Each published definition (Corrà 2002 / Guazzi, Leite 2003), whether it fired and why. */
+            definitions?: {
+                name: string;
+                fired: boolean;
+                reason: string;
+            }[];
+            /** @description Share of exercise carrying a graded oscillation (0..1), times the medication factor. */
+            burden?: number;
+            corra_fraction?: number;
+            resting_ve_l_min?: number;
             /** @description The strongest oscillation, or null. */
             event?: null | components["schemas"]["EovEvent"];
-            burden?: number;
-            /** @description 0 stable to 1 self-sustaining. */
-            loop_gain_margin?: number | null;
+            /** @description Every oscillation found, in time order. */
+            events?: {
+                t_start?: number;
+                t_end?: number;
+                period_peak_s?: number;
+                clarity?: number;
+                amplitude_l_min?: number;
+                graded?: boolean;
+            }[];
+            /** @description Shortest period the sampling can resolve. */
             period_floor_s?: number;
+            period_ceiling_s?: number;
+            band_narrowed?: boolean;
             sampling_interval_s?: number | null;
-            gas_quality?: string | null;
-            gas_quality_note?: string | null;
-            notes?: string[];
+            /** @enum {string} */
+            gas_quality?: "good" | "acceptable" | "poor";
+            gas_quality_note?: string;
+            medications?: {
+                recognised?: string[];
+                unrecognised?: string[];
+                factor?: number;
+            };
+            /** @description The method, as a sentence. */
+            method?: string;
         };
         EovEvent: {
             t_start?: number;
@@ -823,41 +857,68 @@ export interface components {
             /** @description Power over the recording's own background. */
             clarity?: number;
             n_cycles?: number;
+            cycle_length_sd_pct?: number | null;
             amplitude_l_min?: number;
             amplitude_pct_ve?: number;
+            /** @enum {string} */
+            envelope?: "stable" | "growing" | "waning";
+            /** @description PetCO2 against VE. */
             phase_deg?: number | null;
             phase_error_deg?: number | null;
             corroborated?: boolean;
-            envelope?: string;
-            drive?: string | null;
-            drive_rf_fraction?: number | null;
-            drive_vt_fraction?: number | null;
             co2_coupling?: string | null;
+            co2_coherence?: number | null;
             co2_amplitude_mmhg?: number | null;
             co2_amplitude_pct?: number | null;
+            /** @enum {string|null} */
+            drive?: "respiratory rate" | "tidal volume" | null;
+            drive_rf_fraction?: number | null;
+            drive_vt_fraction?: number | null;
+            /** @description 0 stable to 1 self-sustaining (beta). */
+            loop_gain_margin?: number | null;
+            loop_gain_method?: string;
+            /** @description Whether the period lies in the graded 40-140 s band. */
             graded?: boolean;
         };
-        /** @description Windowed fat and carbohydrate oxidation, FATMAX (a fitted turning point, not a measured sample), crossover, gross efficiency, flags and the equations used. Above RER 1.0 the fat rate is an upper bound; on a ramp FATMAX reads high. */
+        /** @description Windowed fat and carbohydrate oxidation, FATMAX (a fitted turning point, not a measured sample), crossover, gross efficiency, flags and the equations used. Above RER 1.0 the fat rate is an upper bound; on a ramp FATMAX reads high (`steady_state` false). */
         SubstrateFindings: {
-            vo2peak?: number | null;
+            /** @description Highest 30-s mean VO2, L/min (the reference of %VO2peak). */
+            vo2peak?: number;
+            /** @description `protocol stages` or `clock bins`. */
             window_source?: string;
             window_s?: number;
             n_windows?: number;
+            protocol?: string;
+            /** @description True only on a stepped protocol; a ramp never reaches steady state. */
+            steady_state?: boolean;
+            exercise?: {
+                t_start?: number;
+                t_end?: number;
+            };
             windows?: components["schemas"]["SubstrateWindow"][];
             fatmax: {
                 found: boolean;
                 /** @enum {string} */
                 axis?: "pct_vo2peak" | "load_w";
-                pct_vo2peak?: number | null;
-                fat_g_min?: number | null;
-                cho_g_min?: number | null;
-                pct_ee_fat?: number | null;
+                pct_vo2peak?: number;
+                vo2?: number;
+                fat_g_min?: number;
+                cho_g_min?: number;
+                pct_ee_fat?: number;
+                /** @description Work rate (W) at FATMAX; null without a load. */
                 load?: number | null;
                 fit_r2_fat?: number | null;
                 fit_r2_cho?: number | null;
+                n_fit_windows?: number;
+                /** @description Why no FATMAX was found (when `found` is false). */
+                reason?: string;
             };
             crossover?: {
                 found: boolean;
+                pct_vo2peak?: number;
+                rer?: number;
+                load_w?: number | null;
+                n_crossings?: number;
                 reason?: string;
             };
             efficiency?: {
@@ -875,6 +936,7 @@ export interface components {
         };
         SubstrateWindow: {
             t_start?: number;
+            t_end?: number;
             /** @description L/min */
             vo2?: number;
             /** @description L/min */
@@ -884,8 +946,9 @@ export interface components {
             fat_g_min?: number;
             cho_g_min?: number;
             pct_ee_fat?: number;
-            /** @description False above RER 1.0. */
+            /** @description False above RER 1.0, where the fat rate is an upper bound. */
             fat_valid?: boolean;
+            n_samples?: number;
             load_w?: number;
         };
         MetricInfo: {
