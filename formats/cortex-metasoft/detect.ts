@@ -1,7 +1,7 @@
 import type { DetectResult } from '../../src/formats/format-plugin.js';
 import { READ_LIMITS, type FileView } from '../../src/formats/file-view.js';
 import { normaliseHeader } from '../../src/formats/columns.js';
-import { isSpreadsheetMl } from './grid.js';
+import { firstSheet, isSpreadsheetMl } from './grid.js';
 import { headerRow } from './layout.js';
 
 /**
@@ -21,7 +21,9 @@ export function detect(file: FileView): DetectResult {
   let score = 0;
   let rows: unknown[][] = [];
   if (file.container === 'zip' || file.container === 'ole') {
-    rows = (file.sheets()?.[0]?.rows ?? []).slice(0, HEAD_ROWS).map((r) => r.slice(0, HEAD_COLUMNS));
+    const sheet = firstSheet(file);
+    if ('error' in sheet) return { score: 0, reasons: [sheet.error] };
+    rows = sheet.rows.slice(0, HEAD_ROWS).map((r) => r.slice(0, HEAD_COLUMNS));
   } else if (file.container === 'text') {
     const head = (file.text() ?? '').slice(0, READ_LIMITS.head_bytes);
     // 1. SpreadsheetML: `<?mso-application progid="Excel.Sheet"?>`, `urn:schemas-microsoft-com:office:spreadsheet`.

@@ -18,3 +18,12 @@ export function cortexSheet(file: FileView): Sheet | null {
   if (!isSpreadsheetMl(text.slice(0, 4096))) return null;
   return readSpreadsheetMl(text)[0] ?? null;
 }
+
+/** The first sheet's rows for detection, or why the workbook cannot be read (a detector never throws). */
+export function firstSheet(file: FileView): { rows: unknown[][] } | { error: string } {
+  try {
+    return { rows: file.sheets()?.[0]?.rows ?? [] };
+  } catch (err) {
+    return { error: `workbook unreadable: ${(err as Error).message}` };
+  }
+}

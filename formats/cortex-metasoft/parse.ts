@@ -255,7 +255,7 @@ function readThresholds(header: unknown[][], flags: ParserFlag[]): EmbeddedThres
       const cell = row[col];
       if (isBlank(cell) || String(cell).trim() === '-') continue;
       if (label === 't') entry.time_s = typeof cell === 'number' ? excelDayFractionToSeconds(cell) : parseClock(String(cell));
-      if (label === "v'o2" || label === 'vo2') {
+      if (label === "v'o2" || label === "v'o2 (stpd)" || label === 'vo2') {
         const v = parseNumber(cell);
         const factor = gasFlowFactorToMl(String(row[1] ?? ''));
         if (factor === null) flags.push({ code: 'threshold_unit_unknown', detail: `${name} V'O2 has no recognised unit; read as L/min` });

@@ -1,5 +1,5 @@
 import type { DetectResult } from '../../src/formats/format-plugin.js';
-import type { FileView } from '../../src/formats/file-view.js';
+import type { FileView, Sheet } from '../../src/formats/file-view.js';
 import { normaliseHeader } from '../../src/formats/columns.js';
 import { metadataLabel, timeColumn } from './sheet-layout.js';
 
@@ -11,7 +11,12 @@ const COSMED_NAMES = new Set(['vo2', 'vco2', 've', 'rf', 'af', 'r', 'rq', 'vt', 
 /** Ordered rules over the first sheet's first rows; the A1 label and the `t` table decide. */
 export function detect(file: FileView): DetectResult {
   if (file.container !== 'zip' && file.container !== 'ole') return { score: 0, reasons: ['not a workbook'] };
-  const sheets = file.sheets();
+  let sheets: Sheet[] | null;
+  try {
+    sheets = file.sheets();
+  } catch (err) {
+    return { score: 0, reasons: [`workbook unreadable: ${(err as Error).message}`] };
+  }
   const sheet = sheets?.[0];
   if (!sheet) return { score: 0, reasons: ['no sheet'] };
   const head = { name: sheet.name, rows: sheet.rows.slice(0, HEAD_ROWS) };

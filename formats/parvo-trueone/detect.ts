@@ -7,7 +7,12 @@ const HEAD_ROWS = 40;
 
 /** Ordered rules; the two marker lines around the column header carry most of the weight. */
 export function detect(file: FileView): DetectResult {
-  const rows = parvoGrid(file, HEAD_ROWS);
+  let rows: unknown[][] | null;
+  try {
+    rows = parvoGrid(file, HEAD_ROWS);
+  } catch (err) {
+    return { score: 0, reasons: [`unreadable: ${(err as Error).message}`] };
+  }
   if (!rows || rows.length === 0) return { score: 0, reasons: ['neither text nor a workbook'] };
   const first = rows.map((r) => cellText(r[0]));
   const flat = new Set(rows.flatMap((r) => r.map(cellText)));
