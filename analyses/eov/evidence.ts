@@ -1,0 +1,363 @@
+/**
+ * Measures one traced oscillation: period and band, amplitude, cycles, envelope, PetCO2 phase and
+ * coupling, rate against volume drive, and a loop-gain margin. Inputs are grid series; times in s.
+ */
+import { GRADED_PERIOD_MAX_S, GRADED_PERIOD_MIN_S } from '../../src/signal/oscillation-band.js';
+import { scaleForPeriod, spectrumOf, waveletRow, type WaveletRow } from './morlet.js';
+import type { Track } from './ridges.js';
+import { backgroundAt, CLARITY_SIGNIFICANT, type Scalogram } from './scalogram.js';
+import { centredMean, detrend, detrendGain, fitRedNoise } from './series.js';
+
+/** Leite et al. 2003: at least 3 regular cycles. */
+export const LEITE_MIN_CYCLES = 3;
+/** Leite et al. 2003: cycle-length SD at most 20 % of the mean. */
+export const LEITE_MAX_CYCLE_CV = 0.2;
+/** Leite et al. 2003: mean amplitude at least 5 L/min. */
+export const LEITE_MIN_AMPLITUDE_L_MIN = 5;
+/** Relative change of the amplitude (as % of VE) over an event that counts as growing or waning. */
+const ENVELOPE_CHANGE = 0.3;
+/** PetCO2 within this many degrees of antiphase corroborates (half a quadrant of lag allowed). */
+const ANTIPHASE_TOLERANCE_DEG = 60;
+/** Within this many degrees of antiphase, with coherence above TIGHT_COHERENCE, coupling is tight. */
+const TIGHT_TOLERANCE_DEG = 30;
+const TIGHT_COHERENCE = 0.8;
+/** Squared wavelet coherence below which PetCO2 does not follow VE at the event's period. */
+const MIN_COHERENCE = 0.5;
+
+/** The channels on the analysis grid, with their shared spacing. */
+export interface GridChannels {
+  t0_s: number;
+  dt_s: number;
+  ve: Float64Array;
+  /** VE minus its centred moving average: what the scalogram analyses. */
+  ve_detrended: Float64Array;
+  ve_trend: Float64Array;
+  petco2: Float64Array;
+  petco2_detrended: Float64Array;
+  /** Breathing frequency on the grid, or null when the recording has none. */
+  rf: Float64Array | null;
+  detrend_points: number;
+}
+
+/** Everything measured on one event; field names follow the public reference shape. */
+export interface EovEvent {
+  t_start: number;
+  t_end: number;
+  duration_s: number;
+  period_peak_s: number;
+  period_lo_s: number;
+  period_hi_s: number;
+  clarity: number;
+  n_cycles: number;
+  cycle_length_sd_pct: number | null;
+  amplitude_l_min: number;
+  amplitude_pct_ve: number;
+  envelope: 'stable' | 'growing' | 'waning';
+  phase_deg: number;
+  phase_error_deg: number;
+  corroborated: boolean;
+  co2_coupling: string;
+  co2_coherence: number;
+  co2_amplitude_mmhg: number;
+  co2_amplitude_pct: number;
+  drive: 'respiratory rate' | 'tidal volume' | null;
+  drive_rf_fraction: number | null;
+  drive_vt_fraction: number | null;
+  loop_gain_margin: number;
+  loop_gain_method: string;
+  graded: boolean;
+}
+
+/** An event with the per-point amplitude the grading needs (not reported). */
+export interface MeasuredEvent {
+  event: EovEvent;
+  i0: number;
+  i1: number;
+  /** Peak-to-trough amplitude of VE at the event's period for each grid point of [i0, i1], L/min. */
+  amplitude_l_min: Float64Array;
+  /** Strength used to pick the strongest event: mean clarity times duration. */
+  strength: number;
+}
+
+export const LOOP_GAIN_METHOD =
+  'delay-loop model VE(t) = -G VE(t - T/2) + noise (Khoo et al., J Appl Physiol 1982): G is minus the autocorrelation of detrended VE at half the period over the event; 0 = stable, 1 = self-sustaining';
+
+/** Measures a ridge track as an event. `gasOk` false means PetCO2 may not corroborate. */
+export function measureEvent(track: Track, s: Scalogram, g: GridChannels, bandFloor_s: number, gasOk: boolean): MeasuredEvent {
+  const i0 = track.i[0];
+  const i1 = track.i[track.i.length - 1];
+  const dt = g.dt_s;
+  const { period, lo, hi, clarity } = eventSpectrum(s, track);
+  const gain = detrendGain(period, dt, g.detrend_points);
+  const ve = waveletRow(s.spectrum, period, s.fft);
+  // Peak-to-trough amplitude in L/min, and as a fraction of the local VE trend.
+  const rel = new Float64Array(i1 - i0 + 1);
+  const amp = new Float64Array(i1 - i0 + 1);
+  for (let i = i0; i <= i1; i++) {
+    amp[i - i0] = (4 * Math.hypot(ve.re[i], ve.im[i])) / gain;
+    rel[i - i0] = amp[i - i0] / g.ve_trend[i];
+  }
+  // Amplitude and envelope from points outside the cone of influence (sqrt 2 scales from either end
+  // of the grid, Torrence and Compo 1998), where the mirrored padding damps the wavelet, when at
+  // least one period of such points exists.
+  const coi = Math.ceil((Math.SQRT2 * scaleForPeriod(period)) / dt);
+  const a = Math.max(i0, coi);
+  const b = Math.min(i1, g.ve.length - 1 - coi);
+  const inner = b - a >= period / dt ? { amp: amp.subarray(a - i0, b - i0 + 1), rel: rel.subarray(a - i0, b - i0 + 1) } : { amp, rel };
+  const amplitude = meanOf(inner.amp);
+  const cycles = countCycles(g.ve, i0, i1, period, dt);
+  const co2 = co2Evidence(g, ve, i0, i1, period, gain);
+  const phaseOff = Math.abs(wrapDeg(co2.phase_deg - 180));
+  const co2Moves = co2.clarity >= CLARITY_SIGNIFICANT && co2.coherence >= MIN_COHERENCE;
+  const drive = driveSplit(g, i0, i1, period);
+  const duration = (i1 - i0) * dt;
+  const event: EovEvent = {
+    t_start: round(g.t0_s + i0 * dt, 1),
+    t_end: round(g.t0_s + i1 * dt, 1),
+    duration_s: round(duration, 1),
+    period_peak_s: round(period, 1),
+    period_lo_s: round(lo, 1),
+    period_hi_s: round(hi, 1),
+    clarity: round(clarity, 1),
+    n_cycles: cycles.n_cycles,
+    cycle_length_sd_pct: cycles.cv === null ? null : round(cycles.cv * 100, 1),
+    amplitude_l_min: round(amplitude, 2),
+    amplitude_pct_ve: round(100 * meanOf(inner.rel), 1),
+    envelope: envelopeOf(inner.rel),
+    phase_deg: round(co2.phase_deg, 0),
+    phase_error_deg: round(co2.phase_error_deg, 0),
+    corroborated: gasOk && co2Moves && phaseOff <= ANTIPHASE_TOLERANCE_DEG,
+    co2_coupling: couplingLabel(co2Moves, co2.coherence, co2.phase_deg),
+    co2_coherence: round(co2.coherence, 2),
+    co2_amplitude_mmhg: round(co2.amplitude_mmhg, 2),
+    co2_amplitude_pct: round(co2.amplitude_pct, 1),
+    drive: drive ? (drive.rf >= drive.vt ? 'respiratory rate' : 'tidal volume') : null,
+    drive_rf_fraction: drive ? round(drive.rf, 2) : null,
+    drive_vt_fraction: drive ? round(drive.vt, 2) : null,
+    loop_gain_margin: round(loopGain(g.ve, i0, i1, period, dt), 2),
+    loop_gain_method: LOOP_GAIN_METHOD,
+    graded: period >= GRADED_PERIOD_MIN_S && period <= GRADED_PERIOD_MAX_S && period >= bandFloor_s,
+  };
+  return { event, i0, i1, amplitude_l_min: amp, strength: clarity * duration };
+}
+
+/**
+ * Peak period and half-power band of the event's time-averaged wavelet power, with a parabola
+ * through the log-period maximum; clarity is read at the peak. The detrend scales a pure tone's
+ * power by one constant at every scale, so the peak stays at the tone's own period.
+ */
+function eventSpectrum(s: Scalogram, track: Track): { period: number; lo: number; hi: number; clarity: number } {
+  const i0 = track.i[0];
+  const i1 = track.i[track.i.length - 1];
+  const m = s.periods_s.length;
+  const c = new Float64Array(m);
+  for (let j = 0; j < m; j++) c[j] = meanRange(s.power[j], i0, i1);
+  // The peak is sought along the periods the ridge itself visited, never elsewhere in the band.
+  let jb = -1;
+  for (const j of new Set(track.j)) if (jb < 0 || c[j] > c[jb]) jb = j;
+  const logP = (j: number): number => Math.log(s.periods_s[j]);
+  let peakLog = logP(jb);
+  let peak = c[jb];
+  if (jb > 0 && jb < m - 1) {
+    const denom = c[jb - 1] - 2 * c[jb] + c[jb + 1];
+    if (denom < 0) {
+      const off = (0.5 * (c[jb - 1] - c[jb + 1])) / denom;
+      peakLog = logP(jb) + off * (logP(jb + 1) - logP(jb));
+      peak = c[jb] - 0.25 * (c[jb - 1] - c[jb + 1]) * off;
+    }
+  }
+  const half = peak / 2;
+  const edge = (dir: -1 | 1): number => {
+    let j = jb;
+    while (j + dir >= 0 && j + dir < m && c[j + dir] >= half) j += dir;
+    if (j + dir < 0 || j + dir >= m) return s.periods_s[j];
+    const f = (c[j] - half) / (c[j] - c[j + dir]);
+    return Math.exp(logP(j) + f * (logP(j + dir) - logP(j)));
+  };
+  const period = Math.exp(peakLog);
+  const row = waveletRow(s.spectrum, period, s.fft);
+  let p = 0;
+  for (let i = i0; i <= i1; i++) p += row.re[i] ** 2 + row.im[i] ** 2;
+  const clarity = p / (i1 - i0 + 1) / backgroundAt(s.spectrum, s.noise, s.detrend_points, period);
+  return { period, lo: edge(-1), hi: edge(1), clarity };
+}
+
+/**
+ * Cycles counted in the time domain, independent of the wavelet: VE minus its moving average over
+ * exactly one period (which leaves that period untouched), smoothed over a quarter period; peaks at
+ * least 0.6 periods apart. Returns completed cycles and the cycle-length coefficient of variation.
+ */
+function countCycles(ve: Float64Array, i0: number, i1: number, period: number, dt: number): { n_cycles: number; cv: number | null } {
+  const odd = (x: number): number => Math.max(1, 2 * Math.round(x / 2) + 1);
+  const residual = detrend(ve, odd(period / dt));
+  const smooth = centredMean(residual, odd(period / 4 / dt));
+  const minSep = (0.6 * period) / dt;
+  const peaks: number[] = [];
+  for (let i = Math.max(i0, 1); i <= Math.min(i1, ve.length - 2); i++) {
+    if (!(smooth[i] > smooth[i - 1] && smooth[i] >= smooth[i + 1] && smooth[i] > 0)) continue;
+    const last = peaks[peaks.length - 1];
+    if (last !== undefined && i - last < minSep) {
+      if (smooth[i] > smooth[last]) peaks[peaks.length - 1] = i;
+      continue;
+    }
+    peaks.push(i);
+  }
+  if (peaks.length < 3) return { n_cycles: Math.max(0, peaks.length - 1), cv: null };
+  const lengths = peaks.slice(1).map((p, k) => (p - peaks[k]) * dt);
+  const mean = meanOf(lengths);
+  const sd = Math.sqrt(lengths.reduce((a, l) => a + (l - mean) ** 2, 0) / (lengths.length - 1));
+  return { n_cycles: lengths.length, cv: sd / mean };
+}
+
+/** Envelope of the amplitude relative to VE: the fitted change over the event, as a fraction of its mean. */
+function envelopeOf(rel: Float64Array): EovEvent['envelope'] {
+  const n = rel.length;
+  if (n < 3) return 'stable';
+  const mx = (n - 1) / 2;
+  const my = meanOf(rel);
+  let sxy = 0;
+  let sxx = 0;
+  for (let k = 0; k < n; k++) {
+    sxy += (k - mx) * (rel[k] - my);
+    sxx += (k - mx) ** 2;
+  }
+  const change = ((sxy / sxx) * (n - 1)) / my;
+  if (change > ENVELOPE_CHANGE) return 'growing';
+  if (change < -ENVELOPE_CHANGE) return 'waning';
+  return 'stable';
+}
+
+interface Co2Evidence {
+  phase_deg: number;
+  phase_error_deg: number;
+  coherence: number;
+  clarity: number;
+  amplitude_mmhg: number;
+  amplitude_pct: number;
+}
+
+/** PetCO2 against VE at the event's period: cross-wavelet phase, coherence, clarity, amplitude. */
+function co2Evidence(g: GridChannels, ve: WaveletRow, i0: number, i1: number, period: number, gain: number): Co2Evidence {
+  const spec = spectrumOf(g.petco2_detrended, g.dt_s, 2 * period);
+  const co2 = waveletRow(spec, period);
+  let cre = 0;
+  let cim = 0;
+  let pv = 0;
+  let pc = 0;
+  let ampSum = 0;
+  let unitRe = 0;
+  let unitIm = 0;
+  for (let i = i0; i <= i1; i++) {
+    // cross = co2 * conj(ve): its angle is how far PetCO2 leads VE.
+    const xr = co2.re[i] * ve.re[i] + co2.im[i] * ve.im[i];
+    const xi = co2.im[i] * ve.re[i] - co2.re[i] * ve.im[i];
+    cre += xr;
+    cim += xi;
+    const mag = Math.hypot(xr, xi);
+    if (mag > 0) {
+      unitRe += xr / mag;
+      unitIm += xi / mag;
+    }
+    pv += ve.re[i] ** 2 + ve.im[i] ** 2;
+    const p = co2.re[i] ** 2 + co2.im[i] ** 2;
+    pc += p;
+    ampSum += (4 * Math.sqrt(p)) / gain;
+  }
+  const n = i1 - i0 + 1;
+  const cycles = Math.max(1, ((i1 - i0) * g.dt_s) / period);
+  // Circular SD of the point-wise phase difference, then the error of the mean over independent cycles.
+  const r = Math.min(1, Math.hypot(unitRe, unitIm) / n);
+  const circSd = r > 0 ? Math.sqrt(-2 * Math.log(r)) : Math.PI;
+  const noise = fitRedNoise(g.petco2_detrended);
+  const background = backgroundAt(spec, noise, g.detrend_points, period);
+  const amplitude = ampSum / n;
+  return {
+    phase_deg: (Math.atan2(cim, cre) * 180) / Math.PI,
+    phase_error_deg: ((circSd / Math.sqrt(cycles)) * 180) / Math.PI,
+    coherence: pv > 0 && pc > 0 ? (cre * cre + cim * cim) / (pv * pc) : 0,
+    clarity: pc / n / background,
+    amplitude_mmhg: amplitude,
+    amplitude_pct: (100 * amplitude) / meanRange(g.petco2, i0, i1),
+  };
+}
+
+/** Words for the PetCO2 coupling. */
+function couplingLabel(moves: boolean, coherence: number, phase: number): string {
+  if (!moves) return 'none';
+  const off = Math.abs(wrapDeg(phase - 180));
+  if (off <= TIGHT_TOLERANCE_DEG && coherence >= TIGHT_COHERENCE) return 'tight antiphase';
+  if (off <= ANTIPHASE_TOLERANCE_DEG) return 'loose antiphase';
+  if (Math.abs(wrapDeg(phase)) <= ANTIPHASE_TOLERANCE_DEG) return 'in phase';
+  return 'quadrature';
+}
+
+/**
+ * Share of the VE oscillation carried by breathing frequency and by tidal volume: with
+ * log VE = log RF + log VT, each share is the projection of its log oscillation on that of VE.
+ */
+function driveSplit(g: GridChannels, i0: number, i1: number, period: number): { rf: number; vt: number } | null {
+  if (!g.rf) return null;
+  const n = g.ve.length;
+  const lve = new Float64Array(n);
+  const lrf = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    if (!(g.ve[i] > 0 && g.rf[i] > 0)) return null;
+    lve[i] = Math.log(g.ve[i]);
+    lrf[i] = Math.log(g.rf[i]);
+  }
+  const row = (x: Float64Array): WaveletRow => waveletRow(spectrumOf(detrend(x, g.detrend_points), g.dt_s, 2 * period), period);
+  const wv = row(lve);
+  const wr = row(lrf);
+  let proj = 0;
+  let pv = 0;
+  for (let i = i0; i <= i1; i++) {
+    proj += wr.re[i] * wv.re[i] + wr.im[i] * wv.im[i];
+    pv += wv.re[i] ** 2 + wv.im[i] ** 2;
+  }
+  if (!(pv > 0)) return null;
+  const rf = proj / pv;
+  return { rf, vt: 1 - rf };
+}
+
+/** Loop-gain margin by the delay-loop model (see LOOP_GAIN_METHOD), clamped to [0, 1]. */
+function loopGain(ve: Float64Array, i0: number, i1: number, period: number, dt: number): number {
+  const odd = (x: number): number => Math.max(1, 2 * Math.round(x / 2) + 1);
+  const residual = detrend(ve, odd(period / dt));
+  const lag = Math.max(1, Math.round(period / 2 / dt));
+  if (i1 - i0 <= lag + 2) return 0;
+  const m = meanRange(residual, i0, i1);
+  let c0 = 0;
+  let c = 0;
+  for (let i = i0; i <= i1; i++) {
+    const d = residual[i] - m;
+    c0 += d * d;
+    if (i - lag >= i0) c += d * (residual[i - lag] - m);
+  }
+  if (!(c0 > 0)) return 0;
+  const rho = (c / (i1 - i0 + 1 - lag)) / (c0 / (i1 - i0 + 1));
+  return Math.min(1, Math.max(0, -rho));
+}
+
+/** Angle wrapped to (-180, 180]. */
+export function wrapDeg(d: number): number {
+  let x = ((d + 180) % 360 + 360) % 360 - 180;
+  if (x === -180) x = 180;
+  return x;
+}
+
+function meanOf(x: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < x.length; i++) s += x[i];
+  return x.length ? s / x.length : Number.NaN;
+}
+
+function meanRange(x: Float64Array, i0: number, i1: number): number {
+  let s = 0;
+  for (let i = i0; i <= i1; i++) s += x[i];
+  return s / (i1 - i0 + 1);
+}
+
+function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}

@@ -1,0 +1,103 @@
+/**
+ * The scalogram of detrended VE over the resolvable band: wavelet power at log-spaced periods and
+ * its `clarity`, the power over the recording's own red-noise background at that period
+ * (Torrence and Compo 1998: the 95 % point of the chi-square(2)/2 background ratio is 3.0).
+ */
+import type FFT from 'fft.js';
+import { expectedNoisePower, fftFor, spectrumOf, waveletRow, type Spectrum } from './morlet.js';
+import { detrendGainAtBin, fitRedNoise, redNoisePower, type RedNoise } from './series.js';
+
+/** Periods per octave: fine enough to place a peak within a few per cent before interpolation. */
+export const VOICES_PER_OCTAVE = 12;
+/** Clarity at which wavelet power is significant against red noise at 95 % (chi-square(2)/2). */
+export const CLARITY_SIGNIFICANT = 3.0;
+/**
+ * Clarity a ridge must hold to trace an oscillation: the 99 % point of chi-square(2)/2, stricter
+ * than 95 % because a recording offers hundreds of independent time-period cells to chance.
+ */
+export const CLARITY_RIDGE = -Math.log(0.01);
+/** At most this many spectral peaks are notched out before the background is fitted. */
+const MAX_NOTCHED_PEAKS = 3;
+/** Notched peaks are at least this many octaves apart, so their notches do not overlap. */
+const NOTCH_SEPARATION_OCTAVES = 0.5;
+
+export interface Scalogram {
+  periods_s: Float64Array;
+  /** power[j][i]: |W|^2 at periods_s[j], grid point i. */
+  power: Float64Array[];
+  /** Expected background power at each period (red noise through the detrend). */
+  background: Float64Array;
+  spectrum: Spectrum;
+  fft: FFT;
+  noise: RedNoise;
+  detrend_points: number;
+}
+
+/** Log-spaced periods from `lo_s` to `hi_s` inclusive of both ends. */
+export function periodGrid(lo_s: number, hi_s: number): Float64Array {
+  const octaves = Math.log2(hi_s / lo_s);
+  const count = Math.max(2, Math.ceil(octaves * VOICES_PER_OCTAVE) + 1);
+  const out = new Float64Array(count);
+  for (let j = 0; j < count; j++) out[j] = lo_s * Math.pow(hi_s / lo_s, j / (count - 1));
+  return out;
+}
+
+/** Background power at one period for a spectrum, given the detrend window and the red-noise fit. */
+export function backgroundAt(spec: Spectrum, noise: RedNoise, detrendPts: number, period_s: number): number {
+  return expectedNoisePower(spec.size, spec.dt_s, period_s, (k) => {
+    const g = detrendGainAtBin(k, spec.size, detrendPts);
+    return redNoisePower(noise, k, spec.size) * g * g;
+  });
+}
+
+/** Scalogram of a detrended series over `periods_s`. */
+export function buildScalogram(detrended: Float64Array, dt_s: number, periods_s: Float64Array, detrendPts: number): Scalogram {
+  const longest = periods_s[periods_s.length - 1];
+  // Mirror about two wavelet widths of the longest period so its filter never reaches the FFT's wrap.
+  const spectrum = spectrumOf(detrended, dt_s, 2 * longest);
+  const fft = fftFor(spectrum.size);
+  const power: Float64Array[] = [];
+  for (let j = 0; j < periods_s.length; j++) {
+    const row = waveletRow(spectrum, periods_s[j], fft);
+    const p = new Float64Array(row.re.length);
+    for (let i = 0; i < p.length; i++) p[i] = row.re[i] * row.re[i] + row.im[i] * row.im[i];
+    power.push(p);
+  }
+  const backgroundFor = (noise: RedNoise): Float64Array =>
+    Float64Array.from(periods_s, (p) => backgroundAt(spectrum, noise, detrendPts, p));
+  // 1. A first red-noise fit over the whole series: an oscillation inflates it.
+  const first = fitRedNoise(detrended);
+  // 2. Notch out the significant peaks of the time-averaged spectrum and refit on what is left, so
+  //    the background is the recording's own noise, not the oscillation being tested against it.
+  const peaks = significantPeaks(power, backgroundFor(first), periods_s);
+  const residual = Float64Array.from(detrended);
+  for (const j of peaks) {
+    const row = waveletRow(spectrum, periods_s[j], fft);
+    for (let i = 0; i < residual.length; i++) residual[i] -= 2 * row.re[i];
+  }
+  const noise = peaks.length ? fitRedNoise(residual) : first;
+  return { periods_s, power, background: backgroundFor(noise), spectrum, fft, noise, detrend_points: detrendPts };
+}
+
+/** Period indices of the strongest local maxima of time-averaged clarity above significance. */
+function significantPeaks(power: Float64Array[], background: Float64Array, periods_s: Float64Array): number[] {
+  const global = power.map((row, j) => {
+    let sum = 0;
+    for (let i = 0; i < row.length; i++) sum += row[i];
+    return sum / row.length / background[j];
+  });
+  const maxima: number[] = [];
+  for (let j = 0; j < global.length; j++) {
+    const left = j === 0 || global[j - 1] < global[j];
+    const right = j === global.length - 1 || global[j + 1] <= global[j];
+    if (left && right && global[j] >= CLARITY_SIGNIFICANT) maxima.push(j);
+  }
+  maxima.sort((a, b) => global[b] - global[a] || a - b);
+  const chosen: number[] = [];
+  for (const j of maxima) {
+    if (chosen.length >= MAX_NOTCHED_PEAKS) break;
+    const apart = chosen.every((c) => Math.abs(Math.log2(periods_s[c] / periods_s[j])) >= NOTCH_SEPARATION_OCTAVES);
+    if (apart) chosen.push(j);
+  }
+  return chosen;
+}
