@@ -5,7 +5,7 @@ import type { FileView } from '../../src/formats/file-view.js';
  * Ordered rules over the text of the head (not a full JSON parse, so a cut file is still
  * recognised); weights add up to 1. Quoted from the real file's start:
  * `[{"id":"dataset_#001","VO2max":4694.3448,"LT":3150,"LT_vo2max":"67%","RCP":3700,...,"data":[{"t":-240,"VE":31.3,"VO2":1680,...`
- * 1. JSON text: starts with `[` or `{`.
+ * 1. JSON text: starts with `{` or `[{` (an INI section such as ZAN's `[person]` also starts with `[`).
  * 2. A `"data": [ { "t":` array of breaths.
  * 3. `"LT"` and `"RCP"` keys (the operator's thresholds).
  * 4. `"VO2"` and `"VCO2"` per breath.
@@ -14,7 +14,7 @@ import type { FileView } from '../../src/formats/file-view.js';
  */
 export function detect(file: FileView): DetectResult {
   const head = file.head(20).join('\n').trimStart();
-  if (!head.startsWith('[') && !head.startsWith('{')) return { score: 0, reasons: ['not JSON text'] };
+  if (!/^(\[\s*)?\{/.test(head)) return { score: 0, reasons: ['not JSON text'] };
   const reasons = ['JSON text'];
   let score = 0.1;
   if (/"data"\s*:\s*\[\s*\{\s*"t"\s*:/.test(head)) {

@@ -40,13 +40,17 @@ export function parse(file: FileView): Recording {
   for (let i = 1; i < lines.length; i++) {
     if (lines[i].trim() === '') continue;
     const cells = lines[i].split('\t');
-    if (i === lines.length - 1 && cells.length < headers.length) {
-      flags.push({ code: 'truncated_row_dropped', detail: `the last line (${i + 1}) has ${cells.length} of ${headers.length} cells; the file looks cut short and that row was dropped` });
+    if (i === lines.length - 1 && lastRowCut(cells, rows[rows.length - 1], headers.length, file.text())) {
+      flags.push({ code: 'truncated_row_dropped', detail: `the last line (${i + 1}) is shorter than the rows before it; the file looks cut short and that row was dropped` });
       continue;
     }
     rows.push(cells);
   }
   if (rows.length === 0) throw parserError('the header is followed by no data rows', { line: 2 });
+  // The real files end with a line break; one that does not may have lost the end of its last row.
+  if (!/[\r\n]$/.test(file.text() ?? '') && !flags.some((f) => f.code === 'truncated_row_dropped')) {
+    flags.push({ code: 'last_row_unterminated', detail: `the file does not end with a line break; its last row (line ${lines.length}) was kept but may be cut short` });
+  }
   if (rows.some((r) => r.some((c) => /^\s*[-+]?\d+,\d+\s*$/.test(c)))) flags.push({ code: 'decimal_comma', detail: 'numbers use a decimal comma' });
   const read = (at: number) => rows.map((r) => (at < 0 ? null : parseNumber(r[at])));
 
@@ -75,6 +79,17 @@ export function parse(file: FileView): Recording {
     subject: body_mass_kg !== null ? { body_mass_kg } : {},
     flags,
   });
+}
+
+/**
+ * Whether the last line was cut: fewer cells than the header, or, when the text does not end with
+ * a line break, fewer filled cells than the row before (a cut inside the last row).
+ */
+function lastRowCut(cells: string[], previous: string[] | undefined, headerCells: number, text: string | null): boolean {
+  if (cells.length < headerCells) return true;
+  if (!previous || /[\r\n]$/.test(text ?? '')) return false;
+  const filled = (row: string[]) => row.filter((c) => c.trim() !== '').length;
+  return filled(cells) < filled(previous);
 }
 
 /**
