@@ -85,11 +85,12 @@ export interface paths {
          * Mint one-shot upload URLs
          * @description Mints `count` (1 to 200, default 1) signed one-shot upload URLs, each valid for 300 s
          *     (5 minutes) and for one file, bound to the calling key and to `retain_hours` (24 when
-         *     omitted). `filename`, when given, names the file posted to every ticket (else the posted
-         *     multipart file's own name, or the `X-Filename` header, is used). The response lists every
+         *     omitted). `filename`, when given, names a posted file that carries no name of its own (see
+         *     `POST /v1/uploads/{ticket}`). The response lists every
          *     ticket in `tickets`; the top-level `upload_url`, `expires_at` and `curl` repeat the first
          *     ticket so a single-ticket client need not index the list. When tickets cannot be issued:
-         *     `503 UPLOAD_TICKETS_UNAVAILABLE`; use `POST /v1/cpet/content` instead.
+         *     `503 UPLOAD_TICKETS_UNAVAILABLE`; upload directly instead (`POST /v1/cpet` or
+         *     `POST /v1/cpet/content`).
          */
         post: operations["createUploadTickets"];
         delete?: never;
@@ -110,9 +111,10 @@ export interface paths {
         /**
          * Post a file to a ticket URL
          * @description No API key: the signed ticket in the path is the credential. The body is either a
-         *     multipart form with field `file`, or the raw file as `application/octet-stream`; the
-         *     filename comes from the ticket (`filename` given when it was minted), else the multipart
-         *     file's name, else the `X-Filename` header. A ticket that is expired, already used, forged or
+         *     multipart form with field `file`, or the raw file as `application/octet-stream`. The
+         *     filename (its extension is detection evidence) is the multipart file's own name, or for a
+         *     raw body the `X-Filename` header; when the posted file has none, the `filename` the ticket
+         *     was minted with. A ticket that is expired, already used, forged or
          *     malformed gives `403 UPLOAD_TICKET_INVALID`. The recording belongs to the key that minted
          *     the ticket and is kept for the ticket's `retain_hours`. Not rate limited: each ticket
          *     accepts one file.
@@ -551,7 +553,7 @@ export interface components {
             retain_hours?: number | null;
         };
         TicketRequest: {
-            /** @description Filename of the file each ticket will receive (its extension is detection evidence). */
+            /** @description Filename for a posted file that carries none (a raw body without `X-Filename`); its extension is detection evidence. */
             filename?: string | null;
             /** @description Retention of the recordings the tickets create (default 24, at most 168). */
             retain_hours?: number | null;
@@ -1002,8 +1004,10 @@ export interface components {
             expected: {
                 duration_s: number;
                 interval_s: number;
-                vt1: components["schemas"]["ThresholdPoint"];
-                vt2: components["schemas"]["ThresholdPoint"];
+                /** @description Where VT1 was placed (null if the generator placed none). */
+                vt1: null | components["schemas"]["ThresholdPoint"];
+                /** @description Where VT2 was placed (null if the generator placed none). */
+                vt2: null | components["schemas"]["ThresholdPoint"];
                 vo2peak_ml_min: number;
                 oscillation: null | {
                     period_s: number;
@@ -1326,7 +1330,7 @@ export interface components {
                 };
             };
         };
-        /** @description Tickets cannot be issued right now; use `POST /v1/cpet/content`. */
+        /** @description Tickets cannot be issued right now; upload directly with `POST /v1/cpet` or `POST /v1/cpet/content`. */
         TicketsUnavailable: {
             headers: {
                 [name: string]: unknown;
@@ -1335,9 +1339,9 @@ export interface components {
                 /**
                  * @example {
                  *       "error": "UPLOAD_TICKETS_UNAVAILABLE",
-                 *       "message": "Upload tickets are temporarily unavailable; upload with POST /v1/cpet/content instead.",
+                 *       "message": "Upload tickets cannot be issued right now; use POST /v1/cpet instead.",
                  *       "context": {
-                 *         "alternative": "POST /v1/cpet/content"
+                 *         "alternative": "POST /v1/cpet"
                  *       }
                  *     }
                  */
@@ -1509,7 +1513,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Filename of a raw-body upload when the ticket names none (its extension is detection evidence). */
+                /** @description Filename of a raw-body upload (its extension is detection evidence); else the ticket's `filename`. */
                 "X-Filename"?: string;
             };
             path: {
