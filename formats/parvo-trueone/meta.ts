@@ -11,5 +11,5 @@ export const meta = {
     'A header block with "Patient Information" and "Base Values for Sampling", then a "==========" line, four header lines (markers, names, STPD/BTPS qualifiers, units) and a "----------" line; CSV cells are ", "-separated and quoted, space-padded.',
   example_files: 3,
   notes:
-    'Built on three files from one lab (two CSVs, binned and breath by breath, and one xlsx re-saved from the Excel export). The original .XLS (BIFF) export was not seen; it is read through the same sheet reader when its layout matches. VE written STPD is converted to BTPS with the file\'s own "STPD to BTPS" factor. Event labels only set phase starts (Warm Up, Start Exercise, Stop Exercise, Recovery); their free text is dropped, as are name, file number and test date.',
+    'Built on three files from one lab (two CSVs, binned and breath by breath, and one xlsx re-saved from the Excel export). The original .XLS (BIFF) export was not seen; it is read through the same sheet reader when its layout matches (a BIFF8 re-save of the xlsx is tested). VE written STPD is converted to BTPS with the file\'s own "STPD to BTPS" factor. Event labels only set phase starts (Warm Up, Start Exercise, Stop Exercise, Recovery); their free text is dropped, as are name, file number and test date.',
 } as const satisfies FormatMeta;

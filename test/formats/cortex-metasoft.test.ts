@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import xlsx from 'node-xlsx';
 import cortex from '../../formats/cortex-metasoft/index.js';
 import { ServiceError } from '../../src/errors.js';
 import { chooseFormat } from '../../src/formats/detect.js';
@@ -208,6 +209,24 @@ describe('cortex-metasoft format', () => {
       expect(error).to.be.instanceOf(ServiceError);
       expect((error as ServiceError).code).to.equal('PARSER_ERROR');
     });
+  });
+
+  it('exports only the plugin from index.ts', async () => {
+    expect(Object.keys(await import('../../formats/cortex-metasoft/index.js'))).to.deep.equal(['default']);
+  });
+
+  it('reads the xlsx fixture re-saved as a BIFF8 .xls (OLE container) to the same numbers', async () => {
+    const { bytes } = input(XLSX);
+    const sheets = xlsx.parse(bytes, { raw: true, blankrows: true, defval: null });
+    const xls = xlsx.build(sheets.map((s) => ({ name: s.name, data: s.data, options: {} })), { writeOptions: { bookType: 'biff8' } });
+    const file = new FileView('resaved.xls', xls);
+    expect(file.container).to.equal('ole');
+    expect(chooseFormat(file, plugins).plugin.meta.id).to.equal('cortex-metasoft');
+    const original = await cortex.parse(new FileView('a.xlsx', bytes));
+    const rec = await cortex.parse(file);
+    expect(rec.t_s).to.deep.equal(original.t_s);
+    expect(rec.channels.VO2?.values).to.deep.equal(original.channels.VO2?.values);
+    expect(rec.absent.Load).to.equal(original.absent.Load);
   });
 
   describe('mutations', () => {

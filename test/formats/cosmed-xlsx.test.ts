@@ -228,6 +228,24 @@ describe('cosmed-xlsx format', () => {
     });
   });
 
+  it('exports only the plugin from index.ts', async () => {
+    expect(Object.keys(await import('../../formats/cosmed-xlsx/index.js'))).to.deep.equal(['default']);
+  });
+
+  it('reads the omnia fixture re-saved as a BIFF8 .xls (OLE container) to the same numbers', async () => {
+    const { bytes } = input(OMNIA);
+    const sheets = xlsx.parse(bytes, { raw: true, blankrows: true, defval: null });
+    const xls = xlsx.build(sheets.map((s) => ({ name: s.name, data: s.data, options: {} })), { writeOptions: { bookType: 'biff8' } });
+    const file = new FileView('resaved.xls', xls);
+    expect(file.container).to.equal('ole');
+    expect(chooseFormat(file, plugins).plugin.meta.id).to.equal('cosmed-xlsx');
+    const original = await cosmed.parse(new FileView('a.xlsx', bytes));
+    const rec = await cosmed.parse(file);
+    expect(rec.t_s).to.deep.equal(original.t_s);
+    expect(rec.channels.VO2?.values).to.deep.equal(original.channels.VO2?.values);
+    expect(rec.subject).to.deep.equal(original.subject);
+  });
+
   describe('mutations', () => {
     for (const name of [OMNIA, PFT]) {
       for (const fraction of [0.3, 0.6, 0.9]) {
