@@ -20,6 +20,8 @@ const V_SLOPE_MIN_RISE = 0.1;
 const RCP_MIN_RELATIVE_RISE = 0.15;
 /** VT2 is sought from this long after the V-slope VT1 (the isocapnic buffering span is minutes). */
 const VT2_AFTER_VT1_S = 60;
+/** Largest distance (s) between the lines' crossing and the best split for the crossing to be used. */
+const MAX_CROSSING_SHIFT_S = 90;
 
 export interface CriterionEvidence {
   criterion: string;
@@ -38,12 +40,32 @@ export interface ClassicResult {
   vt2_evidence: CriterionEvidence[];
 }
 
-function evidence(criterion: string, fit: TwoLineFit | null, accept: (f: TwoLineFit) => boolean, why: string): CriterionEvidence {
+/**
+ * The breakpoint as the crossing of the two lines (Beaver et al. 1986 take the intersection), mapped
+ * back to a grid index: the first index in [from, to] where the x series reaches the crossing. When
+ * the lines cross outside the fitted range, or far from the split, the split itself is used.
+ */
+function crossingIndex(fit: TwoLineFit, x: Float64Array, from: number, to: number): number {
+  const ds = fit.slope_before - fit.slope_after;
+  if (ds === 0) return fit.split;
+  const xc = (fit.intercept_after - fit.intercept_before) / ds;
+  const lo = Math.min(x[from], x[to]);
+  const hi = Math.max(x[from], x[to]);
+  if (!(xc > lo && xc < hi)) return fit.split;
+  const rising = x[to] >= x[from];
+  for (let i = from; i <= to; i++) {
+    if (rising ? x[i] >= xc : x[i] <= xc) return Math.abs(i - fit.split) <= MAX_CROSSING_SHIFT_S ? i : fit.split;
+  }
+  return fit.split;
+}
+
+function evidence(criterion: string, x: Float64Array, y: Float64Array, from: number, to: number, accept: (f: TwoLineFit) => boolean, why: string): CriterionEvidence {
+  const fit = twoLineFit(x, y, from, to, MIN_SEGMENT_S);
   if (!fit) return { criterion, index: null, slope_before: null, slope_after: null, accepted: false, why: 'too few points to fit two lines' };
   const ok = accept(fit);
   return {
     criterion,
-    index: fit.split,
+    index: crossingIndex(fit, x, from, to),
     slope_before: round(fit.slope_before, 4),
     slope_after: round(fit.slope_after, 4),
     accepted: ok,
@@ -77,23 +99,24 @@ export function classicThresholds(test: PreparedTest, exerciseStart: number): Cl
   }
   const from = Math.min(end, exerciseStart + SKIP_EXERCISE_S);
 
-  // V-slope first: VCO2 on VO2 is not disturbed by the hyperventilation above VT2.
-  const vslope = evidence('V-slope (VCO2 vs VO2)', twoLineFit(vo2, vco2, from, end, MIN_SEGMENT_S), (f) => f.slope_after - f.slope_before > V_SLOPE_MIN_RISE, `slope rise > ${V_SLOPE_MIN_RISE}`);
-
-  const vt2From = Math.min(end, Math.max(from, (vslope.accepted && vslope.index !== null ? vslope.index : from) + VT2_AFTER_VT1_S));
+  const vSlope = (to: number) =>
+    evidence('V-slope (VCO2 vs VO2)', vo2, vco2, from, to, (f) => f.slope_after - f.slope_before > V_SLOPE_MIN_RISE, `slope rise > ${V_SLOPE_MIN_RISE}`);
+  // A first V-slope over the whole span only bounds where VT2 may be sought.
+  const first = vSlope(end);
+  const vt2From = Math.min(end, Math.max(from, (first.accepted && first.index !== null ? first.index : from) + VT2_AFTER_VT1_S));
   const vt2Evidence = [
-    evidence('VE vs VCO2 steepening (respiratory compensation)', twoLineFit(vco2, ve, vt2From, end, MIN_SEGMENT_S), (f) => f.slope_before > 0 && f.slope_after > f.slope_before * (1 + RCP_MIN_RELATIVE_RISE), `slope rise > ${RCP_MIN_RELATIVE_RISE * 100} %`),
-    evidence('VE/VCO2 starts to rise', twoLineFit(time, veVco2, vt2From, end, MIN_SEGMENT_S), (f) => f.slope_after > 0 && f.slope_after > f.slope_before, 'rising after, steeper than before'),
-    evidence('PetCO2 starts to fall', twoLineFit(time, petco2, vt2From, end, MIN_SEGMENT_S), (f) => f.slope_after < 0 && f.slope_after < f.slope_before, 'falling after, steeper than before'),
+    evidence('VE vs VCO2 steepening (respiratory compensation)', vco2, ve, vt2From, end, (f) => f.slope_before > 0 && f.slope_after > f.slope_before * (1 + RCP_MIN_RELATIVE_RISE), `slope rise > ${RCP_MIN_RELATIVE_RISE * 100} %`),
+    evidence('VE/VCO2 starts to rise', time, veVco2, vt2From, end, (f) => f.slope_after > 0 && f.slope_after > f.slope_before, 'rising after, steeper than before'),
+    evidence('PetCO2 starts to fall', time, petco2, vt2From, end, (f) => f.slope_after < 0 && f.slope_after < f.slope_before, 'falling after, steeper than before'),
   ];
   const vt2 = combine(vt2Evidence);
 
-  // The ventilatory-equivalent criteria of VT1 are sought below VT2, where VE/VO2 and PetO2 rise for VT1's reason alone.
+  // Every VT1 criterion is sought below VT2, where VE/VO2 and PetO2 rise and VCO2 steepens for VT1's reason alone.
   const vt1End = vt2 !== null ? vt2 : end;
   const vt1Evidence = [
-    vslope,
-    evidence('VE/VO2 starts to rise', twoLineFit(time, veVo2, from, vt1End, MIN_SEGMENT_S), (f) => f.slope_after > 0 && f.slope_after > f.slope_before, 'rising after, steeper than before'),
-    evidence('PetO2 starts to rise', twoLineFit(time, peto2, from, vt1End, MIN_SEGMENT_S), (f) => f.slope_after > 0 && f.slope_after > f.slope_before, 'rising after, steeper than before'),
+    vSlope(vt1End),
+    evidence('VE/VO2 starts to rise', time, veVo2, from, vt1End, (f) => f.slope_after > 0 && f.slope_after > f.slope_before, 'rising after, steeper than before'),
+    evidence('PetO2 starts to rise', time, peto2, from, vt1End, (f) => f.slope_after > 0 && f.slope_after > f.slope_before, 'rising after, steeper than before'),
   ];
   const vt1 = combine(vt1Evidence);
   return { vt1_index: vt1, vt2_index: vt1 !== null && vt2 !== null && vt2 > vt1 ? vt2 : null, vt1_evidence: vt1Evidence, vt2_evidence: vt2Evidence };

@@ -1,0 +1,24 @@
+import { expect } from 'chai';
+import { heldOutCohort, trainingCohort } from '../../../scripts/train/cohorts.js';
+
+describe('vt training and evaluation cohorts', () => {
+  it('never share a seed, so the held-out cohort is unseen by training', () => {
+    const train = new Set(trainingCohort(780).map((o) => o.seed));
+    const held = heldOutCohort(30);
+    expect(held.length).to.be.at.least(300);
+    for (const o of held) expect(train.has(o.seed)).to.equal(false);
+  });
+
+  it('spans all three protocols and four fitness levels in the held-out cohort', () => {
+    const held = heldOutCohort(30);
+    expect(new Set(held.map((o) => o.protocol))).to.deep.equal(new Set(['ramp', 'steps', 'treadmill']));
+    const peaks = held.map((o) => o.vo2peak_ml_min as number);
+    expect(Math.min(...peaks)).to.be.below(1800);
+    expect(Math.max(...peaks)).to.be.above(4300);
+  });
+
+  it('draws the same settings on every call', () => {
+    expect(JSON.stringify(trainingCohort(50))).to.equal(JSON.stringify(trainingCohort(50)));
+    expect(JSON.stringify(heldOutCohort(5))).to.equal(JSON.stringify(heldOutCohort(5)));
+  });
+});

@@ -1,0 +1,109 @@
+import { expect } from 'chai';
+import plugin from '../../../analyses/vt/index.js';
+import { ServiceError } from '../../../src/errors.js';
+import { generateTest } from '../../../src/synthetic/generate.js';
+import { generateSampleTest } from '../../../src/synthetic/sample.js';
+import { request, withoutChannel } from './helpers.js';
+
+const sample = generateSampleTest(false);
+
+describe('vt analysis plugin', () => {
+  it('declares the vt analysis, its product and the five gas channels it needs', () => {
+    expect(plugin.name).to.equal('vt');
+    expect(plugin.product).to.equal('vt');
+    expect(plugin.requires).to.deep.equal(['VO2', 'VCO2', 'VE', 'PetO2', 'PetCO2']);
+    const models = plugin.listModels?.() ?? [];
+    expect(models.filter((m) => m.default).map((m) => m.name)).to.deep.equal(['gandalf']);
+  });
+
+  it('recovers the sample placed thresholds within 30 s with the default engine', async () => {
+    const out = await plugin.run(sample.recording, request('free'));
+    expect(out.status).to.equal('ok');
+    if (out.status !== 'ok') return;
+    expect(out.model.name).to.equal('gandalf');
+    expect(out.model.version).to.match(/^v\d+\.\d+\.\d+$/);
+    expect(out.model.tier).to.equal('free');
+    const f = out.findings as Record<string, number>;
+    expect(Math.abs(f.vt1_time_s - sample.truth.vt1!.time_s)).to.be.at.most(30);
+    expect(Math.abs(f.vt2_time_s - sample.truth.vt2!.time_s)).to.be.at.most(30);
+    expect(f.vt1_vo2_ml_min).to.be.lessThan(f.vt2_vo2_ml_min);
+  });
+
+  it('runs the classic engine for a research key and reports the criteria it used', async () => {
+    const out = await plugin.run(sample.recording, request('research', { model: 'wasserman' }));
+    expect(out.status).to.equal('ok');
+    if (out.status !== 'ok') return;
+    expect(out.model).to.deep.include({ name: 'wasserman', tier: 'research' });
+    const evidence = out.findings.evidence as { vt1_criteria: { criterion: string; accepted: boolean }[] };
+    expect(evidence.vt1_criteria.map((c) => c.criterion)).to.include('V-slope (VCO2 vs VO2)');
+    const f = out.findings as Record<string, number>;
+    expect(Math.abs(f.vt1_time_s - sample.truth.vt1!.time_s)).to.be.at.most(60);
+    expect(Math.abs(f.vt2_time_s - sample.truth.vt2!.time_s)).to.be.at.most(60);
+  });
+
+  it('refuses a model above the key tier with TIER_INSUFFICIENT inside the 200, naming the model', async () => {
+    const out = await plugin.run(sample.recording, request('free', { model: 'wasserman' }));
+    expect(out.status).to.equal('not_analysable');
+    if (out.status !== 'not_analysable') return;
+    expect(out.error).to.equal('TIER_INSUFFICIENT');
+    expect(out.context).to.deep.include({ model_tier: 'research', key_tier: 'free' });
+    expect(out.model).to.deep.include({ name: 'wasserman', tier: 'research' });
+  });
+
+  it('throws MODEL_NOT_ALLOWED for a model the key is restricted from', async () => {
+    let caught: unknown;
+    try {
+      await plugin.run(sample.recording, request('research', { model: 'wasserman' }, ['gandalf']));
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).to.be.instanceOf(ServiceError);
+    expect((caught as ServiceError).code).to.equal('MODEL_NOT_ALLOWED');
+    expect((caught as ServiceError).status).to.equal(403);
+  });
+
+  it('runs the first allowed model when a restricted key omits the model', async () => {
+    const out = await plugin.run(sample.recording, request('research', {}, ['wasserman']));
+    expect(out.model.name).to.equal('wasserman');
+  });
+
+  it('answers MODEL_NOT_FOUND inside the 200 for an unknown model and for an unknown version', async () => {
+    const unknown = await plugin.run(sample.recording, request('research', { model: 'saruman' }));
+    expect(unknown).to.deep.include({ status: 'not_analysable', error: 'MODEL_NOT_FOUND' });
+    const version = await plugin.run(sample.recording, request('research', { model: 'gandalf', model_version: 'v99.0.0' }));
+    expect(version).to.deep.include({ status: 'not_analysable', error: 'MODEL_NOT_FOUND' });
+    expect(version.model).to.deep.equal({ name: 'gandalf', version: 'v99.0.0' });
+  });
+
+  it('refuses with MISSING_CHANNEL, required and missing when PetCO2 is removed', async () => {
+    for (const model of ['gandalf', 'wasserman']) {
+      const out = await plugin.run(withoutChannel(sample.recording, 'PetCO2'), request('research', { model }));
+      expect(out.status).to.equal('not_analysable');
+      if (out.status !== 'not_analysable') continue;
+      expect(out.error).to.equal('MISSING_CHANNEL');
+      expect(out.context.required).to.deep.equal(['VO2', 'VCO2', 'VE', 'PetO2', 'PetCO2']);
+      expect(out.context.missing).to.deep.equal(['PetCO2']);
+      expect(out.model.name).to.equal(model);
+    }
+  });
+
+  it('refuses a recording without exercise with INSUFFICIENT_SIGNAL saying what was needed', async () => {
+    const rec = sample.recording;
+    const keep = rec.t_s.map((t, i) => (t < 170 ? i : -1)).filter((i) => i >= 0);
+    const channels = Object.fromEntries(Object.entries(rec.channels).map(([k, c]) => [k, { ...c, values: keep.map((i) => c.values[i]) }]));
+    const rest = { ...rec, t_s: keep.map((i) => rec.t_s[i]), channels, phases: [] };
+    const out = await plugin.run(rest, request('free'));
+    expect(out).to.deep.include({ status: 'not_analysable', error: 'INSUFFICIENT_SIGNAL' });
+    if (out.status === 'not_analysable') expect(out.context).to.have.property('min_exercise_s');
+  });
+
+  it('reports no thresholds, with a note, for a subject who never leaves the moderate domain', async () => {
+    const g = generateTest({ seed: 4711, protocol: 'ramp', vt1_present: false, vo2peak_ml_min: 3000 });
+    const out = await plugin.run(g.recording, request('free'));
+    expect(out.status).to.equal('ok');
+    if (out.status !== 'ok') return;
+    expect(out.findings.vt1_time_s).to.equal(null);
+    expect(out.findings.vt2_time_s).to.equal(null);
+    expect(out.notes.join(' ')).to.match(/did not leave the moderate domain/);
+  });
+});
