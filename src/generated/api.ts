@@ -497,11 +497,12 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description Context of `PARSER_ERROR`. */
+        /** @description Context of `PARSER_ERROR`. `where` is given whenever the parser can tell where it stopped; `format` when the failure came from outside the parser's own checks. */
         ParserErrorContext: {
             /** @description The format that recognised the file. */
             format?: string;
-            where: {
+            /** @description Where reading stopped: any of sheet, row (1-based), column, line (1-based). */
+            where?: {
                 sheet?: string;
                 row?: number;
                 column?: string | number;
@@ -1188,8 +1189,10 @@ export interface components {
                 /**
                  * @example {
                  *       "error": "UPLOAD_TICKET_INVALID",
-                 *       "message": "This upload URL has expired, was already used, or is not valid. Mint a new one with POST /v1/uploads.",
-                 *       "context": {}
+                 *       "message": "This upload URL cannot be used: it is already used. Mint a new one with POST /v1/uploads.",
+                 *       "context": {
+                 *         "reason": "already used"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["Error"] & {
@@ -1317,10 +1320,11 @@ export interface components {
                 };
             };
         };
-        /** @description The key's rate limit is reached (`RATE_LIMITED`), or its monthly quota (`QUOTA_EXCEEDED`, `Retry-After` counts the seconds to the next calendar month, UTC). */
+        /** @description The key's rate limit is reached (`RATE_LIMITED`, with `Retry-After`), or its monthly quota of billing units (`QUOTA_EXCEEDED`; the count starts again with the next calendar month, UTC). */
         RateOrQuota: {
             headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
+                /** @description Seconds to wait before retrying; sent with `RATE_LIMITED`. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
