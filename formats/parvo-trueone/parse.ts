@@ -39,12 +39,11 @@ const EVENT_PHASES: readonly [RegExp, PhaseName][] = [
 ];
 
 const FORMAT = 'parvo-trueone';
-const SHEET = (file: FileView) => (file.container === 'text' ? undefined : file.sheets()?.[0]?.name);
 
 /** Reads the file; throws PARSER_ERROR naming the row when the column header or data cannot be found. */
 export function parse(file: FileView): Recording {
   const rows = parvoGrid(file);
-  const sheet = SHEET(file);
+  const sheet = file.container === 'text' ? undefined : file.sheets()?.[0]?.name;
   if (!rows) throw parserError('the file is neither text nor a workbook');
   const first = rows.map((r) => cellText(r[0]));
   const open = first.indexOf('==========');

@@ -112,8 +112,15 @@ function index(attrs: string, current: number, cap: number, text: string, at: nu
   return i;
 }
 
-function attr(attrs: string, name: string): string | null {
-  const m = new RegExp(`(?:^|\\s)(?:ss:)?${name}="([^"]*)"`).exec(attrs);
+const ATTRIBUTES = {
+  Name: /(?:^|\s)(?:ss:)?Name="([^"]*)"/,
+  Index: /(?:^|\s)(?:ss:)?Index="([^"]*)"/,
+  MergeAcross: /(?:^|\s)(?:ss:)?MergeAcross="([^"]*)"/,
+  Type: /(?:^|\s)(?:ss:)?Type="([^"]*)"/,
+} as const;
+
+function attr(attrs: string, name: keyof typeof ATTRIBUTES): string | null {
+  const m = ATTRIBUTES[name].exec(attrs);
   return m ? m[1] : null;
 }
 
