@@ -101,11 +101,13 @@ export function interiorMaximum(fit: CubicFit, x_lo: number, x_hi: number): Turn
     return { found: false, reason: 'the fitted fat oxidation curve peaks at a rate that is not positive.' };
   }
   const slope = (x: number): number => a + 2 * b * x + 3 * c * x * x;
-  if (slope(x_hi) > 0) {
-    return { found: false, reason: 'fat oxidation is still rising at the highest window below RER 1.0: the curve has no interior maximum (the test may have stopped too early).' };
-  }
+  // A curve that falls from the first window has its peak below the tested range, even if a cubic
+  // turns up again at the top; only a curve rising from the first window can still be rising at the last.
   if (slope(x_lo) < 0) {
     return { found: false, reason: 'fat oxidation falls from the lowest window: the maximum lies below the tested intensities.' };
+  }
+  if (slope(x_hi) > 0) {
+    return { found: false, reason: 'fat oxidation is still rising at the highest window below RER 1.0: the curve has no interior maximum (the test may have stopped too early).' };
   }
   return { found: false, reason: 'the fitted fat oxidation curve has no maximum inside the tested intensities.' };
 }

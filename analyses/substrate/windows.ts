@@ -38,11 +38,10 @@ export function exerciseSpan(rec: Recording): ExerciseSpan {
   if (!phases) return { span: { t_start_s: t0, t_end_s: t1 }, dropped: [], warmup_kept: false, phases_found: false };
   const start = phases.warmup?.t_start_s ?? phases.exercise.t_start_s;
   const end = phases.exercise.t_end_s;
+  // Whatever lies outside the span is dropped, whether or not the phases name it.
   const dropped: string[] = [];
-  if (phases.rest && phases.rest.t_end_s > phases.rest.t_start_s) dropped.push(`rest (${fmt(phases.rest.t_start_s)}-${fmt(phases.rest.t_end_s)} s)`);
-  if (phases.recovery && phases.recovery.t_end_s > phases.recovery.t_start_s) {
-    dropped.push(`recovery (${fmt(phases.recovery.t_start_s)}-${fmt(phases.recovery.t_end_s)} s)`);
-  }
+  if (start > t0) dropped.push(`${phases.rest ? 'rest' : 'the part before exercise'} (${fmt(t0)}-${fmt(start)} s)`);
+  if (end < t1) dropped.push(`${phases.recovery ? 'recovery' : 'the part after exercise'} (${fmt(end)}-${fmt(t1)} s)`);
   return { span: { t_start_s: start, t_end_s: end }, dropped, warmup_kept: phases.warmup !== null, phases_found: true };
 }
 

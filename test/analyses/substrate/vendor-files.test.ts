@@ -23,6 +23,8 @@ function vendorInputs(): { format: string; fixture: string; path: string }[] {
 }
 
 const REFUSALS = ['MISSING_CHANNEL', 'INSUFFICIENT_SIGNAL', 'SUBSTRATE_FAILED'];
+/** Fixtures with a load in watts that the analysis accepted, filled as the loop runs. */
+const acceptedWithLoad: string[] = [];
 
 describe('substrate on every real vendor fixture', () => {
   let plugins: Plugins;
@@ -64,6 +66,7 @@ describe('substrate on every real vendor fixture', () => {
         // A load in watts gives watts on every window and gross efficiency.
         expect(f.windows.every((w) => typeof w.load_w === 'number')).to.equal(true);
         expect(f.efficiency.available).to.equal(true);
+        acceptedWithLoad.push(`${format}/${fixture}`);
       } else {
         expect(f.windows.some((w) => w.load_w !== undefined)).to.equal(false);
         expect(f.efficiency.available).to.equal(false);
@@ -71,6 +74,10 @@ describe('substrate on every real vendor fixture', () => {
       }
     });
   }
+
+  it('gives watts and gross efficiency on at least one real file with a load (Parvo TrueOne xlsx, WorkR)', () => {
+    expect(acceptedWithLoad).to.include('parvo-trueone/xlsx-30s-bins');
+  });
 
   it('never reads the Cortex xlsx W column (cumulative kcal) as a load', async () => {
     const cortex = inputs.find((i) => i.format === 'cortex-metasoft' && i.path.endsWith('.xlsx'));
