@@ -239,11 +239,12 @@ function buildPhases(
   if (starts && starts.length) {
     const shift = offsets.length ? offsets[0] : 0;
     const sorted = [...starts].sort((a, b) => a.t_s - b.t_s);
+    // Spans are clipped to the recording: a stated start after the last sample opens nothing.
     return sorted
       .map((s, i) => ({
         phase: s.phase,
         t_start_s: Math.max(t_s[0], s.t_s + shift),
-        t_end_s: i + 1 < sorted.length ? sorted[i + 1].t_s + shift : end,
+        t_end_s: Math.min(end, i + 1 < sorted.length ? sorted[i + 1].t_s + shift : end),
         source: 'file' as const,
       }))
       .filter((s) => s.t_end_s > s.t_start_s);

@@ -50,7 +50,8 @@ export function parseClock(text: string): number | null {
   const frac = m[5] ? Number(`0.${m[5]}`) : 0;
   let seconds = 0;
   for (const p of parts) seconds = seconds * 60 + p;
-  if (parts.length === 1 && m[5] !== undefined && !s.includes(':')) return sign * Number(s.replace(',', '.'));
+  // Plain seconds with a fraction ("12.5", "-12,5"): the sign is applied once, from m[1].
+  if (parts.length === 1 && m[5] !== undefined && !s.includes(':')) return sign * Number(`${m[2]}.${m[5]}`);
   return sign * (seconds + frac);
 }
 
