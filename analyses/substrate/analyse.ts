@@ -35,6 +35,7 @@ export interface SubstrateWindow {
   load_w?: number;
 }
 
+/** The FATMAX finding: the fitted turning point, or why there is none. */
 export type Fatmax =
   | {
       found: true;
@@ -59,6 +60,7 @@ export type Fatmax =
       n_fit_windows: number;
     };
 
+/** The `findings` of a substrate envelope (field names from the reference service). */
 export interface SubstrateFindings {
   /** Highest 30-s mean VO2 of the whole recording, L/min: the reference for %VO2peak. */
   vo2peak: number;
@@ -78,8 +80,10 @@ export interface SubstrateFindings {
   method: string[];
 }
 
+/** The refusal codes the spec lists for substrate (section 7). */
 export type SubstrateRefusal = 'MISSING_CHANNEL' | 'INSUFFICIENT_SIGNAL' | 'SUBSTRATE_FAILED';
 
+/** What `analyseSubstrate` returns: findings with notes, or a refusal with its context. */
 export type SubstrateResult =
   | { status: 'ok'; findings: SubstrateFindings; notes: string[] }
   | { status: 'refused'; error: SubstrateRefusal; message: string; context: Record<string, unknown> };

@@ -11,6 +11,7 @@ export interface CrossoverPoint {
   load_w: number | null;
 }
 
+/** The crossover finding: where it lies, or why there is none. */
 export type Crossover =
   | { found: true; pct_vo2peak: number; rer: number; load_w: number | null; n_crossings: number }
   | { found: false; reason: string };

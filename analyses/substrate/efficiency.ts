@@ -14,6 +14,7 @@ export interface EfficiencyInput {
   fat_valid: boolean;
 }
 
+/** Gross efficiency of one window. */
 export interface EfficiencyWindow {
   t_start: number;
   load_w: number;
@@ -21,6 +22,7 @@ export interface EfficiencyWindow {
   gross_efficiency_pct: number;
 }
 
+/** The efficiency finding: per-window values and at FATMAX, or the reason it is unavailable. */
 export type Efficiency =
   | {
       available: true;

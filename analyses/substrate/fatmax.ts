@@ -75,6 +75,7 @@ function solve3(m: number[][], r: number[]): number[] | null {
   return out.every(Number.isFinite) ? out : null;
 }
 
+/** An interior maximum of the fitted curve (x as a fraction of VO2peak), or why there is none. */
 export type TurningPoint = { found: true; x: number; y: number } | { found: false; reason: string };
 
 /**

@@ -3,6 +3,7 @@
  * before trusting a number; rule 1 of the spec requires `rer_above_one` and `ramp_protocol`.
  */
 
+/** Every flag code the analysis can raise (README lists what each means). */
 export type FlagCode =
   | 'trimmed_to_exercise'
   | 'phases_not_found'
@@ -14,6 +15,7 @@ export type FlagCode =
   | 'stages_not_located'
   | 'few_valid_windows';
 
+/** One flag of a substrate result. */
 export interface SubstrateFlag {
   code: FlagCode;
   severity: 'info' | 'warning';

@@ -3,6 +3,7 @@
  * options, so the service always runs on `DEFAULTS`; tests and benchmarks may override them.
  */
 
+/** Tunable settings of the substrate analysis. */
 export interface SubstrateOptions {
   /** Shortest constant work-rate stretch (s) counted as a protocol stage; shorter steps never reach a steady state. 110 s admits nominal 2-min stages, which are seen a breath late. */
   min_stage_s: number;

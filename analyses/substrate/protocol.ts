@@ -13,8 +13,10 @@ export interface Span {
   t_end_s: number;
 }
 
+/** Stepped (steady states reached), ramp (never steady) or unknown. */
 export type ProtocolKind = 'steps' | 'ramp' | 'unknown';
 
+/** How the protocol was read, with the stages when a work rate gives them. */
 export interface ProtocolReading {
   kind: ProtocolKind;
   /** What the reading rests on. */

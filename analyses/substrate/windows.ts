@@ -20,6 +20,7 @@ export interface RawWindow {
   n_samples: number;
 }
 
+/** The span analysed and what was left out of it. */
 export interface ExerciseSpan {
   span: Span;
   /** Phases left out, each as `name (start-end s)`. */
