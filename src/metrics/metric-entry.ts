@@ -7,7 +7,11 @@ import type { ChannelName, Recording } from '../recording/recording.js';
 export type MetricUnavailableCode = 'MISSING_CHANNEL' | 'INSUFFICIENT_DURATION' | 'INSUFFICIENT_SIGNAL';
 
 export type MetricResult =
-  | { status: 'ok'; value: unknown }
+  /**
+   * `value` is the metric's shape as its entry's `returns` states; `detail`, when present, says
+   * where the value came from (e.g. the window and time of a peak) without changing that shape.
+   */
+  | { status: 'ok'; value: unknown; detail?: Record<string, unknown> }
   | { status: 'unavailable'; error: MetricUnavailableCode; message: string; context: Record<string, unknown> };
 
 export interface MetricEntry {

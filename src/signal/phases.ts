@@ -84,22 +84,28 @@ function intervalS(rec: Recording): number {
 
 function fromMarkers(rec: Recording): PhaseBoundaries | null {
   const marked = rec.phases.filter((p) => p.source === 'file');
-  const union = (name: string): PhaseSpanS | null => {
-    const spans = marked.filter((p) => p.phase === name);
+  const bouts = marked.filter((p) => p.phase === 'exercise');
+  if (bouts.length === 0) return null;
+  // Interval tests mark several bouts: exercise runs from the first start to the last end, and
+  // only the phases outside it keep their own spans.
+  const exercise = { t_start_s: Math.min(...bouts.map((s) => s.t_start_s)), t_end_s: Math.max(...bouts.map((s) => s.t_end_s)) };
+  const union = (name: string, keep: (s: PhaseSpanS) => boolean): PhaseSpanS | null => {
+    const spans = marked.filter((p) => p.phase === name && keep(p));
     if (spans.length === 0) return null;
     return { t_start_s: Math.min(...spans.map((s) => s.t_start_s)), t_end_s: Math.max(...spans.map((s) => s.t_end_s)) };
   };
-  const exercise = union('exercise');
-  if (!exercise) return null;
+  const before = (s: PhaseSpanS) => s.t_end_s <= exercise.t_start_s;
   const error = Math.max(MARKER_ERROR_FLOOR_S, intervalS(rec));
+  const notes = [`phases as the file marks them; a boundary is exact to about ${error} s (one sample)`];
+  if (bouts.length > 1) notes.push(`the file marks ${bouts.length} exercise bouts; exercise runs from the first start to the last end, with the pauses inside it`);
   return {
-    rest: union('rest'),
-    warmup: union('warmup'),
+    rest: union('rest', before),
+    warmup: union('warmup', before),
     exercise,
-    recovery: union('recovery'),
+    recovery: union('recovery', (s) => s.t_start_s >= exercise.t_end_s),
     method: 'file markers',
     expected_error_s: error,
-    notes: [`phases as the file marks them; a boundary is exact to about ${error} s (one sample)`],
+    notes,
   };
 }
 

@@ -1,0 +1,233 @@
+/**
+ * Peak metrics over a 30-s window of the whole record: `vo2max`, `vemax`, `rermax` and `o2_pulse`
+ * (VO2 / HR in the VO2 peak window). Never cropped to a detected phase, whose boundaries carry tens
+ * of seconds of error; the window's time and phase travel in `detail`.
+ */
+import type { ChannelName, Recording } from '../../recording/recording.js';
+import { channel } from '../../recording/recording.js';
+import { phasesOf } from '../phases-of.js';
+import type { MetricEntry, MetricResult } from '../metric-entry.js';
+import { ok, round, unavailable } from '../result.js';
+
+/** VO2peak is the highest 30-s mean over the whole record (design section 7; ATS/ACCP 2003). */
+export const PEAK_WINDOW_S = 30;
+
+/** One window's mean (or ratio of sums) and where it sits. */
+export interface PeakWindow {
+  value: number;
+  window_s: number;
+  t_start_s: number;
+  t_end_s: number;
+  n: number;
+}
+
+/**
+ * Window length for this sampling: 30 s, or the smallest multiple of an averaging interval that
+ * reaches 30 s (a 60-s average is one sample; 20-s averages give 40 s).
+ */
+export function peakWindowS(rec: Recording): number {
+  const step = rec.sampling.method === 'averaged' ? (rec.sampling.averaging_s ?? rec.sampling.raw_interval_s ?? 0) : 0;
+  return step > 0 ? step * Math.ceil(PEAK_WINDOW_S / step - 1e-9) : PEAK_WINDOW_S;
+}
+
+/**
+ * Highest window of sum(a) / sum(b) over windows (t - W, t] ending at each sample, counting only
+ * samples where both are finite (b = null gives the plain mean of a). A window must hold data over
+ * at least half its length (or half its expected samples for averaged exports); null when none does.
+ */
+export function peakWindow(rec: Recording, a: readonly (number | null)[], b: readonly (number | null)[] | null, window_s: number): PeakWindow | null {
+  const t = rec.t_s;
+  const step = rec.sampling.method === 'averaged' ? (rec.sampling.averaging_s ?? rec.sampling.raw_interval_s ?? 0) : 0;
+  const minCount = step > 0 ? Math.max(1, Math.round(window_s / step / 2)) : 2;
+  const valid = (i: number) => {
+    const x = a[i];
+    const y = b ? b[i] : 1;
+    return x !== null && y !== null && Number.isFinite(x) && Number.isFinite(y);
+  };
+  let lo = 0;
+  let sumA = 0;
+  let sumB = 0;
+  let count = 0;
+  let best: PeakWindow | null = null;
+  for (let i = 0; i < t.length; i++) {
+    if (valid(i)) {
+      sumA += a[i] as number;
+      sumB += b ? (b[i] as number) : 1;
+      count++;
+    }
+    while (t[lo] <= t[i] - window_s) {
+      if (valid(lo)) {
+        sumA -= a[lo] as number;
+        sumB -= b ? (b[lo] as number) : 1;
+        count--;
+      }
+      lo++;
+    }
+    if (count < minCount || sumB <= 0 || !valid(i)) continue;
+    let first = lo;
+    while (!valid(first)) first++;
+    if (step === 0 && t[i] - t[first] < window_s / 2) continue;
+    const value = sumA / sumB;
+    if (!best || value > best.value) best = { value, window_s, t_start_s: Math.max(t[i] - window_s, t[0]), t_end_s: t[i], n: count };
+  }
+  return best;
+}
+
+/** Which detected phase holds the middle of a window (null when phases cannot be found). */
+function phaseAt(rec: Recording, t_s: number): string | null {
+  const p = phasesOf(rec);
+  if (!p) return null;
+  for (const name of ['rest', 'warmup', 'exercise', 'recovery'] as const) {
+    const span = p[name];
+    if (span && t_s >= span.t_start_s && t_s <= span.t_end_s) return name;
+  }
+  return null;
+}
+
+function windowDetail(rec: Recording, w: PeakWindow): Record<string, unknown> {
+  return {
+    window_s: w.window_s,
+    t_start_s: round(w.t_start_s, 1),
+    t_end_s: round(w.t_end_s, 1),
+    n_samples: w.n,
+    phase: phaseAt(rec, (w.t_start_s + w.t_end_s) / 2),
+  };
+}
+
+function noWindow(name: string, channels: string, window_s: number): MetricResult {
+  return unavailable('INSUFFICIENT_SIGNAL', `${name}: no ${window_s}-s window holds enough valid ${channels} samples.`, { window_s });
+}
+
+function peakMeanEntry(name: string, ch: ChannelName, unit: string, digits: number, label: string, notes: string): MetricEntry {
+  return {
+    name,
+    returns: `Highest ${PEAK_WINDOW_S}-s mean of ${label} over the whole recording, in ${unit}; detail gives the window (window_s, t_start_s, t_end_s) and the phase it falls in.`,
+    unit,
+    requires: [ch],
+    min_duration_s: PEAK_WINDOW_S,
+    notes,
+    compute(rec) {
+      const values = channel(rec, ch) ?? [];
+      const w = peakWindow(rec, values, null, peakWindowS(rec));
+      if (!w) return noWindow(name, ch, peakWindowS(rec));
+      return ok(round(w.value, digits), windowDetail(rec, w));
+    },
+  };
+}
+
+/** `vo2max`: highest 30-s mean VO2, mL/min. */
+export const vo2max = peakMeanEntry(
+  'vo2max',
+  'VO2',
+  'mL/min',
+  1,
+  'VO2',
+  'Peak oxygen uptake of this test over the whole record, never cropped to a detected phase; a plateau is not checked, so it is VO2peak, not proof of a true maximum. On averaged exports the window is the smallest multiple of the averaging interval reaching 30 s.',
+);
+
+/** `vemax`: highest 30-s mean VE, L/min. */
+export const vemax = peakMeanEntry(
+  'vemax',
+  'VE',
+  'L/min',
+  2,
+  'minute ventilation (VE)',
+  'Peak ventilation over the whole record, including recovery; compare it with the breathing reserve (maximal voluntary ventilation) measured separately.',
+);
+
+/** `rermax`: highest 30-s VCO2 / VO2, from the gases (never the file's RER column). */
+export const rermax: MetricEntry = {
+  name: 'rermax',
+  returns: `Highest ${PEAK_WINDOW_S}-s respiratory exchange ratio (sum of VCO2 over sum of VO2 in the window) over the whole recording; detail gives the window and the phase it falls in.`,
+  unit: 'ratio',
+  requires: ['VO2', 'VCO2'],
+  min_duration_s: PEAK_WINDOW_S,
+  notes:
+    'Computed from VCO2 and VO2, never from an RER column. Over the whole record, so an early-recovery overshoot (CO2 washed out after exercise) can be the peak: detail.phase says where it fell. A peak exercise RER of 1.10 or more is the usual sign of maximal effort.',
+  compute(rec) {
+    const w = peakWindow(rec, channel(rec, 'VCO2') ?? [], channel(rec, 'VO2') ?? [], peakWindowS(rec));
+    if (!w) return noWindow('rermax', 'VO2 and VCO2', peakWindowS(rec));
+    return ok(round(w.value, 3), windowDetail(rec, w));
+  },
+};
+
+/**
+ * A measured heart rate climbs by tens of beats over a test and tracks VO2 closely (HR rises
+ * linearly with VO2; Astrand 1954). Less range, or a weak correlation, is a fixed or stuck entry.
+ */
+const MIN_HR_SPREAD_BPM = 10;
+const MIN_HR_VO2_CORRELATION = 0.3;
+
+/** Range (10th to 90th percentile) of HR and its correlation with VO2 over samples holding both. */
+function hrTracking(hr: readonly (number | null)[], vo2: readonly (number | null)[]): { range_bpm: number; r: number } {
+  const hs: number[] = [];
+  const vs: number[] = [];
+  for (let i = 0; i < hr.length; i++) {
+    const h = hr[i];
+    const v = vo2[i];
+    if (h === null || v === null || !Number.isFinite(h) || !Number.isFinite(v) || h <= 0) continue;
+    hs.push(h);
+    vs.push(v);
+  }
+  if (hs.length < 3) return { range_bpm: 0, r: Number.NaN };
+  const sorted = [...hs].sort((a, b) => a - b);
+  const range = sorted[Math.floor(0.9 * (sorted.length - 1))] - sorted[Math.floor(0.1 * (sorted.length - 1))];
+  const mh = hs.reduce((a, b) => a + b, 0) / hs.length;
+  const mv = vs.reduce((a, b) => a + b, 0) / vs.length;
+  let shv = 0;
+  let shh = 0;
+  let svv = 0;
+  for (let i = 0; i < hs.length; i++) {
+    shv += (hs[i] - mh) * (vs[i] - mv);
+    shh += (hs[i] - mh) ** 2;
+    svv += (vs[i] - mv) ** 2;
+  }
+  return { range_bpm: range, r: shh > 0 && svv > 0 ? shv / Math.sqrt(shh * svv) : Number.NaN };
+}
+
+/** `o2_pulse`: VO2 / HR in the VO2 peak window, mL/beat. */
+export const o2Pulse: MetricEntry = {
+  name: 'o2_pulse',
+  returns: `Oxygen pulse at peak: mean VO2 over mean HR in the ${PEAK_WINDOW_S}-s VO2 peak window, in mL/beat; detail gives the window, its VO2 and HR.`,
+  unit: 'mL/beat',
+  requires: ['VO2', 'HR'],
+  min_duration_s: PEAK_WINDOW_S,
+  notes: 'O2 pulse = VO2 / HR at peak (Wasserman): a surrogate of stroke volume times the arteriovenous O2 difference. Beta blockers raise it by lowering HR.',
+  compute(rec) {
+    const vo2 = channel(rec, 'VO2') ?? [];
+    const hr = channel(rec, 'HR') ?? [];
+    const w = peakWindow(rec, vo2, null, peakWindowS(rec));
+    if (!w) return noWindow('o2_pulse', 'VO2', peakWindowS(rec));
+    let sumHr = 0;
+    let nHr = 0;
+    let nAll = 0;
+    for (let i = 0; i < rec.t_s.length; i++) {
+      const t = rec.t_s[i];
+      if (t <= w.t_end_s - w.window_s || t > w.t_end_s) continue;
+      nAll++;
+      const h = hr[i];
+      if (h !== null && Number.isFinite(h) && h > 0) {
+        sumHr += h;
+        nHr++;
+      }
+    }
+    if (nHr === 0 || nHr < nAll / 2) {
+      return unavailable('INSUFFICIENT_SIGNAL', `o2_pulse: heart rate is missing for most of the VO2 peak window (${nHr} of ${nAll} samples).`, {
+        window_s: w.window_s,
+        t_end_s: round(w.t_end_s, 1),
+        hr_samples: nHr,
+        samples: nAll,
+      });
+    }
+    const track = hrTracking(hr, vo2);
+    if (track.range_bpm < MIN_HR_SPREAD_BPM || !(track.r >= MIN_HR_VO2_CORRELATION)) {
+      return unavailable(
+        'INSUFFICIENT_SIGNAL',
+        `o2_pulse: heart rate does not follow the test (range ${round(track.range_bpm, 1)} beats/min, correlation with VO2 ${Number.isFinite(track.r) ? track.r.toFixed(2) : 'undefined'}); a stuck or fixed heart rate would give a meaningless O2 pulse.`,
+        { hr_range_bpm: round(track.range_bpm, 1), hr_vo2_correlation: round(track.r, 3), min_range_bpm: MIN_HR_SPREAD_BPM, min_correlation: MIN_HR_VO2_CORRELATION },
+      );
+    }
+    const hrMean = sumHr / nHr;
+    return ok(round(w.value / hrMean, 2), { ...windowDetail(rec, w), vo2_ml_min: round(w.value, 1), hr_bpm: round(hrMean, 1) });
+  },
+};
