@@ -225,7 +225,7 @@ function readEvents(trailer: unknown[][], flags: ParserFlag[]): { phase: PhaseNa
     const match = EVENT_PHASES.find(([re]) => re.test(label));
     if (match) out.push({ phase: match[1], t_s: decimalMinutesToSeconds(minutes) });
   }
-  if (out.some((e) => e.phase === 'recovery')) flags.push({ code: 'stop_exercise_as_recovery', detail: 'a "Stop Exercise" event is read as the start of a recovery phase' });
+  if (trailer.some((r) => /^stop exercise$/i.test(cellText(r[1])))) flags.push({ code: 'stop_exercise_as_recovery', detail: 'a "Stop Exercise" event is read as the start of a recovery phase' });
   return out;
 }
 
