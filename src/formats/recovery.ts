@@ -22,7 +22,7 @@ export const CANONICAL_SCHEMA = {
   additionalProperties: false,
   properties: {
     format: { const: CANONICAL_FORMAT_MARKER },
-    time_s: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 20000, description: 'seconds from the start of the recording, increasing' },
+    time_s: { type: 'array', items: { type: 'number' }, minItems: 2, description: 'seconds from the start of the recording, increasing; at most 20,000 samples' },
     channels: { type: 'object', additionalProperties: false, properties: channelProperties },
     sampling: {
       type: 'object',

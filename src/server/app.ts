@@ -69,7 +69,7 @@ export async function createService(config: Config, options: { store?: Store; na
   };
 }
 
-/** A keyed operation: the key is authenticated and counted against its rate limit first. */
+/** A keyed operation: the security handler has authenticated the key and counted it against its rate limit. */
 type KeyedHandler = (deps: ServiceDeps, key: ApiKeyRecord, c: Context, req: Request) => Promise<Reply> | Reply;
 type PublicHandler = (deps: ServiceDeps, c: Context, req: Request) => Promise<Reply> | Reply;
 
@@ -127,27 +127,30 @@ export async function buildApp(deps: ServiceDeps): Promise<express.Express> {
     },
   });
 
-  const isPublic = (c: Context): boolean => c.operation?.operationId !== undefined && c.operation.operationId in PUBLIC;
   const handlers: Record<string, Handler> = {};
   for (const [id, fn] of Object.entries(KEYED)) {
-    handlers[id] = async (c: Context, req: Request, res: Response) => {
-      const key = await authenticate(deps.store, req.headers['x-api-key']);
-      await rateLimit(deps.store, key, deps.config.rateLimitPerMinute, deps.config.now());
-      write(res, await fn(deps, key, c, req));
-    };
+    handlers[id] = async (c: Context, req: Request, res: Response) => write(res, await fn(deps, c.security?.ApiKey as ApiKeyRecord, c, req));
   }
   for (const [id, fn] of Object.entries(PUBLIC)) {
     handlers[id] = async (c: Context, req: Request, res: Response) => write(res, await fn(deps, c, req));
   }
-  handlers.validationFail = async (c: Context, req: Request, res: Response) => {
-    // A missing key outranks a malformed body: say the first thing the caller must fix.
-    if (c.operation && !isPublic(c) && !req.headers['x-api-key']) await authenticate(deps.store, undefined);
-    sendError(res, validationError(issuesFromAjv(c.validation.errors as never, { body: req.body, query: req.query, params: c.request.params })));
+  // openapi-backend runs security before validation, so a missing key outranks a malformed body.
+  api.registerSecurityHandler('ApiKey', async (_c: Context, req: Request) => {
+    const key = await authenticate(deps.store, req.headers['x-api-key']);
+    await rateLimit(deps.store, key, deps.config.rateLimitPerMinute, deps.config.now());
+    return key;
+  });
+  handlers.unauthorizedHandler = (c: Context, _req: Request, res: Response) => {
+    const failure = (c.security?.ApiKey as { error?: unknown } | undefined)?.error;
+    if (failure instanceof ServiceError) return sendError(res, failure);
+    throw failure ?? new Error('authentication failed without a reason');
   };
+  handlers.validationFail = (c: Context, req: Request, res: Response) =>
+    sendError(res, validationError(issuesFromAjv(c.validation.errors as never, { body: req.body, query: req.query, params: c.request.params })));
   handlers.notFound = (c: Context, _req: Request, res: Response) =>
     sendError(res, new ServiceError('NOT_FOUND', `No route ${c.request.method.toUpperCase()} ${c.request.path}.`, { method: c.request.method.toUpperCase(), path: c.request.path }));
   handlers.methodNotAllowed = (c: Context, _req: Request, res: Response) => {
-    const allowed = ['get', 'post', 'put', 'patch', 'delete'].filter((m) => api.router.matchOperation({ ...c.request, method: m }, true));
+    const allowed = ['get', 'post', 'put', 'patch', 'delete'].filter((m) => api.router.matchOperation({ ...c.request, method: m }) !== undefined);
     sendError(res, new ServiceError('METHOD_NOT_ALLOWED', `${c.request.method.toUpperCase()} is not allowed on ${c.request.path}.`, { method: c.request.method.toUpperCase(), allowed: allowed.map((m) => m.toUpperCase()) }));
   };
   handlers.notImplemented = (c: Context, _req: Request, res: Response) =>

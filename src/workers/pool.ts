@@ -14,7 +14,7 @@ export interface TaskRunner {
 export function createTaskRunner(workers: number): TaskRunner {
   if (workers === 0) return { run: runTask, close: async () => {} };
   const pool = new Piscina({
-    filename: new URL('./worker.ts', import.meta.url).href,
+    filename: new URL('./worker.mjs', import.meta.url).href,
     minThreads: 1,
     maxThreads: workers,
     idleTimeout: 60_000,
