@@ -216,6 +216,18 @@ describe('cosmed-xlsx format', () => {
       ]);
     });
 
+    it('decides VO2 and PetCO2 units from magnitude, with a flag each, when the units row is blank', async () => {
+      const sheets = xlsx.parse(input(OMNIA).bytes, { raw: true, blankrows: true, defval: null });
+      const data = sheets[0].data;
+      for (const name of ['VO2', 'PeCO2']) data[1][data[0].indexOf(name)] = null;
+      for (let r = 3; r < data.length; r++) if (typeof data[r][data[0].indexOf('VO2')] === 'number') data[r][data[0].indexOf('VO2')] = (data[r][data[0].indexOf('VO2')] as number) / 1000;
+      const rec = await parseBytes('x.xlsx', xlsx.build([{ name: 'Daten', data, options: {} }]));
+      expect(rec.channels.VO2?.values[0]).to.be.closeTo(506.1618208, 1e-6);
+      expect(rec.channels.VO2?.unit_in).to.equal('L/min');
+      expect(rec.channels.PetCO2?.values[0]).to.equal(20);
+      expect(rec.flags.filter((f) => f.code === 'unit_inferred')).to.have.length(2);
+    });
+
     it('never reads a load column whose unit is not watts', async () => {
       const sheets = xlsx.parse(input(OMNIA).bytes, { raw: true, blankrows: true, defval: null });
       const data = sheets[0].data;
