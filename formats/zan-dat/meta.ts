@@ -6,7 +6,7 @@ export const meta = {
   label: 'ZAN (nSpire) .dat breath-by-breath INI text export',
   vendor: 'ZAN Messgeräte (now nSpire Health)',
   software: 'unknown (ZAN GPI; no software name or version in the file)',
-  extensions: ['dat', ''],
+  extensions: ['dat'],
   media_types: ['text/plain'],
   detection:
     'The first line is `[person]`, followed by a `[parameter]` section of `P=<id>,<divisor>,<name>` lines and a `[Data]` section of `B<n>=` rows; the .dat extension (or none, as ZAN often writes `EXEDxxx`) is a small extra clue.',

@@ -10,6 +10,12 @@ const fixture = (name: string) => {
 };
 
 describe('formats/pyoxynet-csv', () => {
+  it('exports only the plugin, whose id is the folder name', async () => {
+    const mod = await import('../../formats/pyoxynet-csv/index.js');
+    expect(Object.keys(mod)).to.deep.equal(['default']);
+    expect(mod.default.meta.id).to.equal(ID);
+  });
+
   for (const f of listFixtures(ID)) {
     it(`reads fixture ${f.name} exactly as its expected.json snapshot`, async () => {
       await checkSnapshot(f);

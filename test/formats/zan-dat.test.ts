@@ -11,6 +11,12 @@ const fixture = (name: string) => {
 const round2 = (x: number | null | undefined) => (x === null || x === undefined ? x : Math.round(x * 100) / 100);
 
 describe('formats/zan-dat', () => {
+  it('exports only the plugin, whose id is the folder name', async () => {
+    const mod = await import('../../formats/zan-dat/index.js');
+    expect(Object.keys(mod)).to.deep.equal(['default']);
+    expect(mod.default.meta.id).to.equal(ID);
+  });
+
   for (const f of listFixtures(ID)) {
     it(`reads fixture ${f.name} exactly as its expected.json snapshot`, async () => {
       await checkSnapshot(f);
