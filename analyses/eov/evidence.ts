@@ -3,10 +3,11 @@
  * coupling, rate against volume drive, and a loop-gain margin. Inputs are grid series; times in s.
  */
 import { GRADED_PERIOD_MAX_S, GRADED_PERIOD_MIN_S } from '../../src/signal/oscillation-band.js';
-import { scaleForPeriod, spectrumOf, waveletRow, type WaveletRow } from './morlet.js';
+import type FFT from 'fft.js';
+import { scaleForPeriod, spectrumLike, waveletRow, type Spectrum, type WaveletRow } from './morlet.js';
 import type { Track } from './ridges.js';
 import { backgroundAt, CLARITY_SIGNIFICANT, type Scalogram } from './scalogram.js';
-import { centredMean, detrend, detrendGain, fitRedNoise } from './series.js';
+import { centredMean, detrend, detrendGain, fitRedNoise, type RedNoise } from './series.js';
 
 /** Leite et al. 2003: at least 3 regular cycles. */
 export const LEITE_MIN_CYCLES = 3;
@@ -37,6 +38,39 @@ export interface GridChannels {
   /** Breathing frequency on the grid, or null when the recording has none. */
   rf: Float64Array | null;
   detrend_points: number;
+}
+
+/** Spectra of the companion channels, computed once per recording and filtered per event. */
+export interface SideSpectra {
+  petco2: Spectrum;
+  petco2_noise: RedNoise;
+  /** Detrended log VE and log RF, for the drive split; null without breathing frequency. */
+  log_ve: Spectrum | null;
+  log_rf: Spectrum | null;
+  fft: FFT;
+}
+
+/** Builds the companion spectra with the same padding and FFT size as the scalogram's `like`. */
+export function sideSpectra(g: GridChannels, like: Spectrum, fft: FFT): SideSpectra {
+  const petco2 = spectrumLike(g.petco2_detrended, like);
+  let logVe: Spectrum | null = null;
+  let logRf: Spectrum | null = null;
+  if (g.rf) {
+    const n = g.ve.length;
+    const lve = new Float64Array(n);
+    const lrf = new Float64Array(n);
+    let ok = true;
+    for (let i = 0; i < n && ok; i++) {
+      ok = g.ve[i] > 0 && g.rf[i] > 0;
+      lve[i] = Math.log(g.ve[i]);
+      lrf[i] = Math.log(g.rf[i]);
+    }
+    if (ok) {
+      logVe = spectrumLike(detrend(lve, g.detrend_points), like);
+      logRf = spectrumLike(detrend(lrf, g.detrend_points), like);
+    }
+  }
+  return { petco2, petco2_noise: fitRedNoise(g.petco2_detrended), log_ve: logVe, log_rf: logRf, fft };
 }
 
 /** Everything measured on one event; field names follow the public reference shape. */
@@ -83,7 +117,7 @@ export const LOOP_GAIN_METHOD =
   'delay-loop model VE(t) = -G VE(t - T/2) + noise (Khoo et al., J Appl Physiol 1982): G is minus the autocorrelation of detrended VE at half the period over the event; 0 = stable, 1 = self-sustaining';
 
 /** Measures a ridge track as an event. `gasOk` false means PetCO2 may not corroborate. */
-export function measureEvent(track: Track, s: Scalogram, g: GridChannels, bandFloor_s: number, gasOk: boolean): MeasuredEvent {
+export function measureEvent(track: Track, s: Scalogram, g: GridChannels, side: SideSpectra, bandFloor_s: number, gasOk: boolean): MeasuredEvent {
   const i0 = track.i[0];
   const i1 = track.i[track.i.length - 1];
   const dt = g.dt_s;
@@ -106,10 +140,10 @@ export function measureEvent(track: Track, s: Scalogram, g: GridChannels, bandFl
   const inner = b - a >= period / dt ? { amp: amp.subarray(a - i0, b - i0 + 1), rel: rel.subarray(a - i0, b - i0 + 1) } : { amp, rel };
   const amplitude = meanOf(inner.amp);
   const cycles = countCycles(g.ve, i0, i1, period, dt);
-  const co2 = co2Evidence(g, ve, i0, i1, period, gain);
+  const co2 = co2Evidence(g, side, ve, i0, i1, period, gain);
   const phaseOff = Math.abs(wrapDeg(co2.phase_deg - 180));
   const co2Moves = co2.clarity >= CLARITY_SIGNIFICANT && co2.coherence >= MIN_COHERENCE;
-  const drive = driveSplit(g, i0, i1, period);
+  const drive = driveSplit(side, i0, i1, period);
   const duration = (i1 - i0) * dt;
   const event: EovEvent = {
     t_start: round(g.t0_s + i0 * dt, 1),
@@ -237,9 +271,8 @@ interface Co2Evidence {
 }
 
 /** PetCO2 against VE at the event's period: cross-wavelet phase, coherence, clarity, amplitude. */
-function co2Evidence(g: GridChannels, ve: WaveletRow, i0: number, i1: number, period: number, gain: number): Co2Evidence {
-  const spec = spectrumOf(g.petco2_detrended, g.dt_s, 2 * period);
-  const co2 = waveletRow(spec, period);
+function co2Evidence(g: GridChannels, side: SideSpectra, ve: WaveletRow, i0: number, i1: number, period: number, gain: number): Co2Evidence {
+  const co2 = waveletRow(side.petco2, period, side.fft);
   let cre = 0;
   let cim = 0;
   let pv = 0;
@@ -268,8 +301,7 @@ function co2Evidence(g: GridChannels, ve: WaveletRow, i0: number, i1: number, pe
   // Circular SD of the point-wise phase difference, then the error of the mean over independent cycles.
   const r = Math.min(1, Math.hypot(unitRe, unitIm) / n);
   const circSd = r > 0 ? Math.sqrt(-2 * Math.log(r)) : Math.PI;
-  const noise = fitRedNoise(g.petco2_detrended);
-  const background = backgroundAt(spec, noise, g.detrend_points, period);
+  const background = backgroundAt(side.petco2, side.petco2_noise, g.detrend_points, period);
   const amplitude = ampSum / n;
   return {
     phase_deg: (Math.atan2(cim, cre) * 180) / Math.PI,
@@ -295,19 +327,10 @@ function couplingLabel(moves: boolean, coherence: number, phase: number): string
  * Share of the VE oscillation carried by breathing frequency and by tidal volume: with
  * log VE = log RF + log VT, each share is the projection of its log oscillation on that of VE.
  */
-function driveSplit(g: GridChannels, i0: number, i1: number, period: number): { rf: number; vt: number } | null {
-  if (!g.rf) return null;
-  const n = g.ve.length;
-  const lve = new Float64Array(n);
-  const lrf = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    if (!(g.ve[i] > 0 && g.rf[i] > 0)) return null;
-    lve[i] = Math.log(g.ve[i]);
-    lrf[i] = Math.log(g.rf[i]);
-  }
-  const row = (x: Float64Array): WaveletRow => waveletRow(spectrumOf(detrend(x, g.detrend_points), g.dt_s, 2 * period), period);
-  const wv = row(lve);
-  const wr = row(lrf);
+function driveSplit(side: SideSpectra, i0: number, i1: number, period: number): { rf: number; vt: number } | null {
+  if (!side.log_ve || !side.log_rf) return null;
+  const wv = waveletRow(side.log_ve, period, side.fft);
+  const wr = waveletRow(side.log_rf, period, side.fft);
   let proj = 0;
   let pv = 0;
   for (let i = i0; i <= i1; i++) {

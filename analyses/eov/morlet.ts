@@ -31,8 +31,17 @@ export function scaleForPeriod(period_s: number): number {
  * edges continuous, so the ends add no spurious broadband power).
  */
 export function spectrumOf(values: Float64Array, dt_s: number, pad_s: number): Spectrum {
+  return spectrumPadded(values, dt_s, Math.ceil(pad_s / dt_s));
+}
+
+/** Spectrum of another series of the same length with the same padding and FFT size as `like`. */
+export function spectrumLike(values: Float64Array, like: Spectrum): Spectrum {
+  return spectrumPadded(values, like.dt_s, like.pad);
+}
+
+function spectrumPadded(values: Float64Array, dt_s: number, padPoints: number): Spectrum {
   const n = values.length;
-  const pad = Math.max(0, Math.min(n - 1, Math.ceil(pad_s / dt_s)));
+  const pad = Math.max(0, Math.min(n - 1, padPoints));
   let size = 2;
   while (size < n + 2 * pad) size <<= 1;
   const input = new Array<number>(size).fill(0);
@@ -46,6 +55,16 @@ export function spectrumOf(values: Float64Array, dt_s: number, pad_s: number): S
   fft.realTransform(out, input);
   fft.completeSpectrum(out);
   return { size, n, pad, dt_s, bins: Float64Array.from(out) };
+}
+
+/** Widths of the Morlet's Gaussian kept: beyond 6 its gain is below 1.6e-8. */
+const GAUSSIAN_WIDTHS = 6;
+
+/** FFT bins [lo, hi] where the Morlet filter at scale s is not negligible. */
+function binRange(size: number, dt_s: number, scale: number): [number, number] {
+  const kCentre = (size * dt_s * MORLET_OMEGA0) / (2 * Math.PI * scale);
+  const kSpan = (size * dt_s * GAUSSIAN_WIDTHS) / (2 * Math.PI * scale);
+  return [Math.max(1, Math.floor(kCentre - kSpan)), Math.min(size / 2 - 1, Math.ceil(kCentre + kSpan))];
 }
 
 /** Gain of the analytic Morlet filter at FFT bin k for scale s (0 for non-positive frequencies). */
@@ -62,23 +81,30 @@ export interface WaveletRow {
   im: Float64Array;
 }
 
+/** Work arrays per FFT instance, reused across rows: allocation dominated the transform otherwise. */
+const workspaces = new WeakMap<FFT, { filtered: number[]; out: number[] }>();
+
 /** Wavelet coefficients of a spectrum at one period (analytic Morlet, amplitude normalised). */
 export function waveletRow(spec: Spectrum, period_s: number, fft: FFT = new FFT(spec.size)): WaveletRow {
   const { size, bins, n, pad, dt_s } = spec;
+  let work = workspaces.get(fft);
+  if (!work) {
+    work = { filtered: fft.createComplexArray().fill(0), out: fft.createComplexArray() };
+    workspaces.set(fft, work);
+  }
+  const { filtered, out } = work;
   const scale = scaleForPeriod(period_s);
-  const filtered = fft.createComplexArray();
-  // Only bins where the Gaussian is not negligible are non-zero.
-  const kCentre = (size * dt_s * MORLET_OMEGA0) / (2 * Math.PI * scale);
-  const kSpan = (size * dt_s * 9) / (2 * Math.PI * scale);
-  const kLo = Math.max(1, Math.floor(kCentre - kSpan));
-  const kHi = Math.min(size / 2 - 1, Math.ceil(kCentre + kSpan));
+  const [kLo, kHi] = binRange(size, dt_s, scale);
   for (let k = kLo; k <= kHi; k++) {
     const g = morletGain(k, size, dt_s, scale);
     filtered[2 * k] = bins[2 * k] * g;
     filtered[2 * k + 1] = bins[2 * k + 1] * g;
   }
-  const out = fft.createComplexArray();
   fft.inverseTransform(out, filtered);
+  for (let k = kLo; k <= kHi; k++) {
+    filtered[2 * k] = 0;
+    filtered[2 * k + 1] = 0;
+  }
   const re = new Float64Array(n);
   const im = new Float64Array(n);
   for (let i = 0; i < n; i++) {
@@ -94,10 +120,10 @@ export function waveletRow(spec: Spectrum, period_s: number, fft: FFT = new FFT(
  */
 export function expectedNoisePower(size: number, dt_s: number, period_s: number, noisePower: (k: number) => number): number {
   const scale = scaleForPeriod(period_s);
+  const [kLo, kHi] = binRange(size, dt_s, scale);
   let sum = 0;
-  for (let k = 1; k < size / 2; k++) {
+  for (let k = kLo; k <= kHi; k++) {
     const g = morletGain(k, size, dt_s, scale);
-    if (g < 1e-12) continue;
     sum += noisePower(k) * g * g;
   }
   return sum / size;

@@ -6,7 +6,7 @@ import type { AnalysisOutcome, AnalysisRequest, ModelRef } from '../../src/analy
 import { durationS, type Recording } from '../../src/recording/recording.js';
 import { detectPhases } from '../../src/signal/phases.js';
 import { GRADED_PERIOD_MAX_S } from '../../src/signal/oscillation-band.js';
-import { measureEvent, type GridChannels, type MeasuredEvent } from './evidence.js';
+import { measureEvent, sideSpectra, type GridChannels, type MeasuredEvent } from './evidence.js';
 import { gasQuality } from './gas-quality.js';
 import { grade, type ExerciseSpan } from './grading.js';
 import { medicationAdjustment } from './medications.js';
@@ -20,6 +20,8 @@ import { headline, summary } from './wording.js';
 export const EOV_MODEL: ModelRef = { name: 'eov-cwt', version: '0.1.0' };
 /** A traced ridge is an event only when it lasts this many of its own periods and its mean clarity holds the ridge level. */
 const MIN_EVENT_CYCLES = 3;
+/** The peak period may fall slightly below the shortest voice a ridge visited (parabolic refinement). */
+const SCREEN_MARGIN = 0.9;
 /** Finest grid spacing, s: breath-by-breath timing carries nothing faster that EOV needs. */
 const MIN_GRID_DT_S = 0.5;
 /** Longest grid (points), which bounds memory and time whatever the sampling claims. */
@@ -94,8 +96,13 @@ function analyse(rec: Recording, request: AnalysisRequest, admitted: Exclude<Ret
   const scalogram = buildScalogram(g.ve_detrended, dt, periodGrid(lo, GRADED_PERIOD_MAX_S), points);
   const gas = gasQuality(rec);
   const events: MeasuredEvent[] = [];
+  const side = sideSpectra(g, scalogram.spectrum, scalogram.fft);
   for (const track of traceRidges(scalogram)) {
-    const measured = measureEvent(track, scalogram, g, admitted.band.period_floor_s, gas.verdict !== 'poor');
+    // Cheap screen first: a ridge shorter than three of the shortest periods it visited cannot qualify.
+    let shortest = Number.POSITIVE_INFINITY;
+    for (const j of track.j) shortest = Math.min(shortest, scalogram.periods_s[j]);
+    if ((track.i[track.i.length - 1] - track.i[0]) * dt < MIN_EVENT_CYCLES * shortest * SCREEN_MARGIN) continue;
+    const measured = measureEvent(track, scalogram, g, side, admitted.band.period_floor_s, gas.verdict !== 'poor');
     const e = measured.event;
     if (e.duration_s >= MIN_EVENT_CYCLES * e.period_peak_s && e.clarity >= CLARITY_RIDGE) events.push(measured);
   }
