@@ -39,7 +39,7 @@ describe('metrics against the generator truth', () => {
         const r = reg.compute(recording, ['vo2max']).vo2max;
         const err = value<number>(r) / truth.vo2peak_30s_ml_min - 1;
         expect(Math.abs(err), `${c.protocol} seed ${seed}`).to.be.at.most(0.07);
-        expect((r as { detail: { window_s: number } }).detail.window_s).to.be.at.least(30);
+        expect(r.status === 'ok' && r.detail?.window_s).to.be.at.least(30);
         errors.push(Math.abs(err));
       }
     }
@@ -55,7 +55,7 @@ describe('metrics against the generator truth', () => {
     for (let k = i; k < i + 40 && k < vo2.length; k++) vo2[k] = 9000;
     const r = reg.compute(rec, ['vo2max']).vo2max;
     expect(value<number>(r)).to.be.greaterThan(5000);
-    expect((r as { detail: { phase: string } }).detail.phase).to.equal('recovery');
+    expect(r.status === 'ok' && r.detail?.phase).to.equal('recovery');
   });
 
   it('recovers the placed VE/VCO2 slope within the confidence interval of the last segment below VT2', () => {
