@@ -13,30 +13,34 @@ export const OUTLIER_WINDOW_S = 30;
 
 /**
  * A copy of `values` with outlying samples replaced by null. A sample is compared with the median
- * of the other samples within +-window_s / 2; samples with fewer than 4 neighbours are kept.
+ * of the samples within +-window_s / 2 (itself included; kept in a sorted window, so the cost is
+ * linear in the window); samples with fewer than 5 in their window are kept.
  */
 export function maskOutliers(t_s: readonly number[], values: readonly (number | null)[], window_s = OUTLIER_WINDOW_S, k = OUTLIER_SD): (number | null)[] {
   const n = t_s.length;
   const resid = new Float64Array(n).fill(Number.NaN);
   const half = window_s / 2;
+  const sorted: number[] = [];
+  const ok = (j: number) => {
+    const v = values[j];
+    return v !== null && Number.isFinite(v);
+  };
   let lo = 0;
   let hi = 0;
   for (let i = 0; i < n; i++) {
-    const v = values[i];
-    while (t_s[lo] < t_s[i] - half) lo++;
-    while (hi < n && t_s[hi] <= t_s[i] + half) hi++;
-    if (v === null || !Number.isFinite(v)) continue;
-    const neighbours: number[] = [];
-    for (let j = lo; j < hi; j++) {
-      const w = values[j];
-      if (j !== i && w !== null && Number.isFinite(w)) neighbours.push(w);
+    while (hi < n && t_s[hi] <= t_s[i] + half) {
+      if (ok(hi)) sorted.splice(lowerBound(sorted, values[hi] as number), 0, values[hi] as number);
+      hi++;
     }
-    if (neighbours.length < 4) continue;
-    neighbours.sort((a, b) => a - b);
-    const m = neighbours.length >> 1;
-    const med = neighbours.length % 2 ? neighbours[m] : (neighbours[m - 1] + neighbours[m]) / 2;
+    while (t_s[lo] < t_s[i] - half) {
+      if (ok(lo)) sorted.splice(lowerBound(sorted, values[lo] as number), 1);
+      lo++;
+    }
+    if (!ok(i) || sorted.length < 5) continue;
+    const m = sorted.length >> 1;
+    const med = sorted.length % 2 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
     // Relative distance: breath noise scales with the level (about the same CV at rest and at peak).
-    if (med > 0) resid[i] = (v - med) / med;
+    if (med > 0) resid[i] = ((values[i] as number) - med) / med;
   }
   const abs = Array.from(resid).filter(Number.isFinite).map(Math.abs).sort((a, b) => a - b);
   if (abs.length === 0) return [...values];
@@ -44,4 +48,16 @@ export function maskOutliers(t_s: readonly number[], values: readonly (number | 
   const limit = k * 1.4826 * mad;
   if (!(limit > 0)) return [...values];
   return values.map((v, i) => (Number.isFinite(resid[i]) && Math.abs(resid[i]) > limit ? null : v));
+}
+
+/** First index in ascending `a` whose value is >= x. */
+function lowerBound(a: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -7,8 +7,8 @@ import type { ChannelName, Recording } from '../../recording/recording.js';
 import { channel } from '../../recording/recording.js';
 import { phasesOf } from '../phases-of.js';
 import type { MetricEntry, MetricResult } from '../metric-entry.js';
+import { cleaned } from '../cleaned.js';
 import { ok, round, unavailable } from '../result.js';
-import { maskOutliers } from '../../signal/outliers.js';
 
 /** VO2peak is the highest 30-s mean over the whole record (design section 7; ATS/ACCP 2003). */
 export const PEAK_WINDOW_S = 30;
@@ -108,7 +108,7 @@ function peakMeanEntry(name: string, ch: ChannelName, unit: string, digits: numb
     min_duration_s: PEAK_WINDOW_S,
     notes,
     compute(rec) {
-      const values = maskOutliers(rec.t_s, channel(rec, ch) ?? []);
+      const values = cleaned(rec, ch);
       const w = peakWindow(rec, values, null, peakWindowS(rec));
       if (!w) return noWindow(name, ch, peakWindowS(rec));
       return ok(round(w.value, digits), windowDetail(rec, w));
@@ -146,7 +146,7 @@ export const rermax: MetricEntry = {
   notes:
     'Computed from VCO2 and VO2, never from an RER column. Over the whole record, so an early-recovery overshoot (CO2 washed out after exercise) can be the peak: detail.phase says where it fell. A peak exercise RER of 1.10 or more is the usual sign of maximal effort.',
   compute(rec) {
-    const w = peakWindow(rec, maskOutliers(rec.t_s, channel(rec, 'VCO2') ?? []), maskOutliers(rec.t_s, channel(rec, 'VO2') ?? []), peakWindowS(rec));
+    const w = peakWindow(rec, cleaned(rec, 'VCO2'), cleaned(rec, 'VO2'), peakWindowS(rec));
     if (!w) return noWindow('rermax', 'VO2 and VCO2', peakWindowS(rec));
     return ok(round(w.value, 3), windowDetail(rec, w));
   },
@@ -195,7 +195,7 @@ export const o2Pulse: MetricEntry = {
   min_duration_s: PEAK_WINDOW_S,
   notes: 'O2 pulse = VO2 / HR at peak (Wasserman): a surrogate of stroke volume times the arteriovenous O2 difference. Beta blockers raise it by lowering HR.',
   compute(rec) {
-    const vo2 = maskOutliers(rec.t_s, channel(rec, 'VO2') ?? []);
+    const vo2 = cleaned(rec, 'VO2');
     const hr = channel(rec, 'HR') ?? [];
     const w = peakWindow(rec, vo2, null, peakWindowS(rec));
     if (!w) return noWindow('o2_pulse', 'VO2', peakWindowS(rec));
