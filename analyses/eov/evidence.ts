@@ -37,6 +37,8 @@ export interface GridChannels {
   petco2_detrended: Float64Array;
   /** Breathing frequency on the grid, or null when the recording has none. */
   rf: Float64Array | null;
+  /** Work-rate channels (Load, Speed, Grade) on the grid, to tell stage-driven swings from EOV. */
+  work: { name: string; values: Float64Array }[];
   detrend_points: number;
 }
 
@@ -47,6 +49,8 @@ export interface SideSpectra {
   /** Detrended log VE and log RF, for the drive split; null without breathing frequency. */
   log_ve: Spectrum | null;
   log_rf: Spectrum | null;
+  /** Detrended work-rate channels. */
+  work: { name: string; values: Float64Array; spectrum: Spectrum }[];
   fft: FFT;
 }
 
@@ -70,7 +74,8 @@ export function sideSpectra(g: GridChannels, like: Spectrum, fft: FFT): SideSpec
       logRf = spectrumLike(detrend(lrf, g.detrend_points), like);
     }
   }
-  return { petco2, petco2_noise: fitRedNoise(g.petco2_detrended), log_ve: logVe, log_rf: logRf, fft };
+  const work = g.work.map((w) => ({ ...w, spectrum: spectrumLike(detrend(w.values, g.detrend_points), like) }));
+  return { petco2, petco2_noise: fitRedNoise(g.petco2_detrended), log_ve: logVe, log_rf: logRf, work, fft };
 }
 
 /** Everything measured on one event; field names follow the public reference shape. */
@@ -99,6 +104,8 @@ export interface EovEvent {
   drive_vt_fraction: number | null;
   loop_gain_margin: number;
   loop_gain_method: string;
+  /** The work-rate channel that swings with VE at this period (a staged protocol, not EOV), or null. */
+  protocol_driven_by: string | null;
   graded: boolean;
 }
 
@@ -137,14 +144,17 @@ export function measureEvent(track: Track, s: Scalogram, g: GridChannels, side: 
   const coi = Math.ceil((Math.SQRT2 * scaleForPeriod(period)) / dt);
   const a = Math.max(i0, coi);
   const b = Math.min(i1, g.ve.length - 1 - coi);
-  const inner = b - a >= period / dt ? { amp: amp.subarray(a - i0, b - i0 + 1), rel: rel.subarray(a - i0, b - i0 + 1) } : { amp, rel };
-  const amplitude = meanOf(inner.amp);
+  const inner = b - a >= period / dt ? { rel: rel.subarray(a - i0, b - i0 + 1) } : { rel };
+  // Breath noise and EOV amplitude both scale with ventilation, so the relative amplitude read
+  // inside the cone is carried to the whole event through its mean VE.
+  const amplitude = meanOf(inner.rel) * meanRange(g.ve_trend, i0, i1);
   const cycles = countCycles(g.ve, i0, i1, period, dt);
   const co2 = co2Evidence(g, side, ve, i0, i1, period, gain);
   const phaseOff = Math.abs(wrapDeg(co2.phase_deg - 180));
   const co2Moves = co2.clarity >= CLARITY_SIGNIFICANT && co2.coherence >= MIN_COHERENCE;
   const drive = driveSplit(side, i0, i1, period);
   const duration = (i1 - i0) * dt;
+  const protocol = protocolDriver(side, ve, i0, i1, period, gain, meanOf(inner.rel));
   const event: EovEvent = {
     t_start: round(g.t0_s + i0 * dt, 1),
     t_end: round(g.t0_s + i1 * dt, 1),
@@ -170,7 +180,8 @@ export function measureEvent(track: Track, s: Scalogram, g: GridChannels, side: 
     drive_vt_fraction: drive ? round(drive.vt, 2) : null,
     loop_gain_margin: round(loopGain(g.ve, i0, i1, period, dt), 2),
     loop_gain_method: LOOP_GAIN_METHOD,
-    graded: period >= GRADED_PERIOD_MIN_S && period <= GRADED_PERIOD_MAX_S && period >= bandFloor_s,
+    protocol_driven_by: protocol,
+    graded: period >= GRADED_PERIOD_MIN_S && period <= GRADED_PERIOD_MAX_S && period >= bandFloor_s && protocol === null,
   };
   return { event, i0, i1, amplitude_l_min: amp, strength: clarity * duration };
 }
@@ -340,6 +351,40 @@ function driveSplit(side: SideSpectra, i0: number, i1: number, period: number): 
   if (!(pv > 0)) return null;
   const rf = proj / pv;
   return { rf, vt: 1 - rf };
+}
+
+/**
+ * A work-rate swing (as a fraction of its mean) at least this share of VE's own relative swing can
+ * have driven it: VE follows work rate roughly in proportion, so a ramp's small kinks cannot.
+ */
+const MIN_WORK_SWING_OF_VE = 0.5;
+
+/**
+ * The work-rate channel whose own swing at the event's period is coherent with VE's: stages of a
+ * step or treadmill protocol make VE rise in a staircase that a detrend turns into a periodic swing.
+ */
+function protocolDriver(side: SideSpectra, ve: WaveletRow, i0: number, i1: number, period: number, gain: number, veSwing: number): string | null {
+  for (const w of side.work) {
+    const row = waveletRow(w.spectrum, period, side.fft);
+    let cre = 0;
+    let cim = 0;
+    let pw = 0;
+    let pv = 0;
+    let amp = 0;
+    let level = 0;
+    for (let i = i0; i <= i1; i++) {
+      cre += row.re[i] * ve.re[i] + row.im[i] * ve.im[i];
+      cim += row.im[i] * ve.re[i] - row.re[i] * ve.im[i];
+      const p = row.re[i] ** 2 + row.im[i] ** 2;
+      pw += p;
+      pv += ve.re[i] ** 2 + ve.im[i] ** 2;
+      amp += (4 * Math.sqrt(p)) / gain;
+      level += Math.abs(w.values[i]);
+    }
+    const coherence = pw > 0 && pv > 0 ? (cre * cre + cim * cim) / (pw * pv) : 0;
+    if (coherence >= MIN_COHERENCE && level > 0 && amp / level >= MIN_WORK_SWING_OF_VE * veSwing) return w.name;
+  }
+  return null;
 }
 
 /** Loop-gain margin by the delay-loop model (see LOOP_GAIN_METHOD), clamped to [0, 1]. */

@@ -26,6 +26,8 @@ const SCREEN_MARGIN = 0.9;
 const MIN_GRID_DT_S = 0.5;
 /** Longest grid (points), which bounds memory and time whatever the sampling claims. */
 const MAX_GRID_POINTS = 1 << 16;
+/** Work-rate channels that can impose their own period on VE (stages of a protocol). */
+const WORK_CHANNELS = ['Load', 'Speed', 'Grade'] as const;
 /** Window for estimating resting VE when no rest phase is found, s. */
 const REST_WINDOW_S = 60;
 
@@ -77,6 +79,11 @@ function analyse(rec: Recording, request: AnalysisRequest, admitted: Exclude<Ret
   const rfCoverage = rfValues ? rfValues.filter((v) => v !== null && Number.isFinite(v)).length / rfValues.length : 0;
   const rf = rfValues && rfCoverage >= MIN_COVERAGE ? onGrid(rfValues) : null;
   if (!rf) notes.push('No usable breathing frequency: the drive split between rate and tidal volume is not reported.');
+  const work = WORK_CHANNELS.flatMap((name) => {
+    const values = rec.channels[name]?.values;
+    if (!values || values.filter((v) => v !== null && Number.isFinite(v)).length < MIN_COVERAGE * values.length) return [];
+    return [{ name, values: onGrid(values) }];
+  });
   // 3. Detrend with a centred moving average of about a minute.
   const points = detrendPoints(dt);
   const veTrend = centredMean(ve, points);
@@ -89,6 +96,7 @@ function analyse(rec: Recording, request: AnalysisRequest, admitted: Exclude<Ret
     petco2,
     petco2_detrended: detrend(petco2, points),
     rf,
+    work,
     detrend_points: points,
   };
   // 4. Scalogram over the resolvable band and its significant ridges.

@@ -6,6 +6,7 @@ import type { Grading } from './grading.js';
 export function headline(g: Grading, event: EovEvent | null): string {
   const fired = g.definitions.filter((d) => d.fired).map((d) => d.name);
   if (g.grade === 'none') {
+    if (event?.protocol_driven_by) return `No exercise oscillatory ventilation; a ${Math.round(event.period_peak_s)}-s swing follows the protocol's stages and is not graded.`;
     if (event && !event.graded) return `No exercise oscillatory ventilation; a faster ${Math.round(event.period_peak_s)}-s breathing rhythm was seen but is not graded.`;
     return 'No exercise oscillatory ventilation.';
   }
@@ -16,6 +17,9 @@ export function headline(g: Grading, event: EovEvent | null): string {
 /** One sentence with the evidence: how much of exercise, how large, and what PetCO2 did. */
 export function summary(g: Grading, event: EovEvent | null): string {
   if (!event) return 'Ventilation showed no periodic swing that stood out from its own breath-to-breath noise during the test.';
+  if (event.protocol_driven_by) {
+    return `Ventilation swung every ${Math.round(event.period_peak_s)} s in step with the protocol's changes of ${event.protocol_driven_by.toLowerCase()}, which is the response to the stages rather than an oscillation, so it was not graded.`;
+  }
   if (!event.graded) {
     return `The clearest periodic swing in ventilation had a period of about ${Math.round(event.period_peak_s)} s, faster than the 40-140 s cycles the published EOV definitions grade, so it was reported but not graded.`;
   }

@@ -95,6 +95,22 @@ describe('EOV analysis', () => {
     expect(f.event.loop_gain_margin).to.be.within(0, 1);
   });
 
+  it('does not grade the staircase a step protocol imposes on VE, and names the work-rate channel', async () => {
+    const f = findings(await plugin.run(generateTest({ ...sampleOptions(false), seed: 18, protocol: 'steps', step_s: 120 }).recording, request));
+    expect(f.grade).to.equal('none');
+    expect(f.event.graded).to.equal(false);
+    expect(f.event.protocol_driven_by).to.equal('Load');
+    expect(f.headline).to.match(/follows the protocol's stages/);
+  });
+
+  it('still grades a real oscillation during a step protocol', async () => {
+    const test = generateTest({ ...oscillating(20, 60), protocol: 'steps', step_s: 120 });
+    const f = findings(await plugin.run(test.recording, request));
+    expect(f.grade).to.equal('sustained');
+    expect(f.event.protocol_driven_by).to.equal(null);
+    expect(f.event.period_peak_s).to.be.within(54, 66);
+  });
+
   it('refuses without PetCO2 and never runs on VE alone', async () => {
     const rec = generateSampleTest(true).recording;
     const noCo2 = { ...rec, channels: { ...rec.channels, PetCO2: undefined } };
