@@ -7,6 +7,7 @@ import { ServiceError } from '../errors.js';
 import type { FileView } from './file-view.js';
 import type { FormatPlugin } from './format-plugin.js';
 import { CANONICAL_RECOVERY } from './recovery.js';
+import { assertNoEntityDeclarations } from './safe-xml.js';
 
 /** Lowest score a format needs to be chosen. */
 export const MIN_SCORE = 0.5;
@@ -33,12 +34,27 @@ export function scoreFormats(file: FileView, plugins: readonly FormatPlugin[]): 
   return candidates.sort((a, b) => b.score - a.score || a.format.localeCompare(b.format));
 }
 
+/**
+ * A file no detector recognised may still be refused for what it is rather than with the misleading
+ * "not a supported export": a spreadsheet that cannot be opened (a zip bomb is FILE_TOO_LARGE, a
+ * damaged archive PARSER_ERROR), or XML that declares entities (never expanded, always refused).
+ */
+function surfaceUnreadableContent(file: FileView): void {
+  if (file.container === 'zip' || file.container === 'ole') {
+    file.sheets();
+    return;
+  }
+  const text = file.text();
+  if (text !== null && text.trimStart().startsWith('<')) assertNoEntityDeclarations(text);
+}
+
 /** The plugin that reads this file; throws UNSUPPORTED_FORMAT (with the recovery shape) when none clearly does. */
 export function chooseFormat(file: FileView, plugins: readonly FormatPlugin[]): { plugin: FormatPlugin; candidates: Candidate[] } {
   const candidates = scoreFormats(file, plugins);
   const [best, second] = candidates;
   const shown = candidates.filter((c) => c.score > 0).slice(0, 3);
   if (!best || best.score < MIN_SCORE) {
+    surfaceUnreadableContent(file);
     throw new ServiceError('UNSUPPORTED_FORMAT', `${file.filename} is not recognised as any supported export. Convert it to the canonical JSON shape in context.recovery.`, {
       candidates: shown,
       recovery: CANONICAL_RECOVERY,

@@ -40,6 +40,8 @@ export class FileView {
   private cachedLines?: string[];
   private cachedJson?: { value: unknown } | null;
   private cachedSheets?: Sheet[] | null;
+  /** A workbook that failed to open fails the same way for every later caller, without re-inflating. */
+  private sheetsError?: ServiceError;
 
   constructor(filename: string, bytes: Buffer) {
     this.filename = filename;
@@ -119,13 +121,23 @@ export class FileView {
    * under a size cap first; rows beyond the row cap make RECORDING_TOO_LONG.
    */
   sheets(): Sheet[] | null {
+    if (this.sheetsError) throw this.sheetsError;
     if (this.cachedSheets !== undefined) return this.cachedSheets;
+    try {
+      return (this.cachedSheets = this.readSheets());
+    } catch (err) {
+      if (err instanceof ServiceError) this.sheetsError = err;
+      throw err;
+    }
+  }
+
+  private readSheets(): Sheet[] | null {
     const container = this.container;
-    if (container !== 'zip' && container !== 'ole') return (this.cachedSheets = null);
+    if (container !== 'zip' && container !== 'ole') return null;
     let input: Buffer = this.bytes;
     if (container === 'zip') {
       const entries = unzipBounded(this.bytes, READ_LIMITS.max_uncompressed_bytes);
-      if (![...entries.keys()].some((name) => name.startsWith('xl/'))) return (this.cachedSheets = null);
+      if (![...entries.keys()].some((name) => name.startsWith('xl/'))) return null;
       input = Buffer.from(zipSync(Object.fromEntries(entries), { level: 0 }));
     }
     let parsed: { name: string; data: unknown[][] }[];
@@ -142,7 +154,7 @@ export class FileView {
         });
       }
     }
-    return (this.cachedSheets = parsed.map((s) => ({ name: s.name, rows: s.data })));
+    return parsed.map((s) => ({ name: s.name, rows: s.data }));
   }
 }
 

@@ -14,17 +14,10 @@ import { listFixtures, readFixture, type Fixture } from './fixture-helpers.js';
 
 /**
  * Mutations known to fail, kept visible rather than deleted (each must still fail, so a fix is
- * noticed). A cut xlsx loses its zip central directory: every xlsx detector then throws inside
- * FileView.sheets(), scores 0, and the file is refused as UNSUPPORTED_FORMAT instead of PARSER_ERROR.
- * The fix belongs to the shared reading path (a zip container that cannot be opened is a damaged
- * workbook: PARSER_ERROR), not to any one plugin.
+ * noticed). None at present: a cut workbook, once listed here, now gives PARSER_ERROR from the
+ * shared reading path.
  */
-const KNOWN_FAILURES: { when: (fixture: Fixture, mutation: string) => boolean; reason: string }[] = [
-  {
-    when: (fixture, mutation) => ['xlsx', 'xls'].includes(fixture.extension) && mutation.startsWith('cut'),
-    reason: 'a cut workbook is refused as UNSUPPORTED_FORMAT, not PARSER_ERROR',
-  },
-];
+const KNOWN_FAILURES: { when: (fixture: Fixture, mutation: string) => boolean; reason: string }[] = [];
 
 function knownFailure(fixture: Fixture, mutation: string): string | null {
   return KNOWN_FAILURES.find((k) => k.when(fixture, mutation))?.reason ?? null;
