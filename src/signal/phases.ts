@@ -290,8 +290,16 @@ function fromGas(rec: Recording, notes: string[]): PhaseBoundaries | null {
     for (let i = p; i < fall; i++) if (sm[i] >= sm[p] - 0.1 * amp) e = i;
   } else notes.push(`${name} shows no sustained fall after its peak: no recovery is visible`);
   const recoveryVisible = fall >= 0;
-  // 3. Start: where the rise to the peak begins, after up to two flat levels (rest, warm-up).
-  const onset = riseOnset(t, sm, p);
+  // 3. Start: where the first rise to half the peak begins (an interval test's first bout, not its
+  //    last), after up to two flat levels (rest, warm-up).
+  let half = p;
+  for (let i = 0; i <= p; i++) {
+    if (Number.isFinite(sm[i]) && sm[i] >= base + 0.5 * amp) {
+      half = i;
+      break;
+    }
+  }
+  const onset = riseOnset(t, sm, half);
   if (onset === null) {
     notes.push(`${name} has too few samples before its peak to place the start of exercise`);
     return null;
@@ -307,14 +315,14 @@ function fromGas(rec: Recording, notes: string[]): PhaseBoundaries | null {
   const recovery = recoveryVisible ? { t_start_s: exercise.t_end_s, t_end_s: tLast } : null;
   const error = Math.max(GAS_ERROR_FLOOR_S, 2 * intervalS(rec));
   notes.push(
-    `inferred from ${name} (${GAS_SMOOTHING_S}-s centred mean): exercise ends at its peak followed by a sustained fall and starts where it leaves the level before the rise; boundaries are uncertain by about ${error} s`,
+    `inferred from ${name} (${GAS_SMOOTHING_S}-s centred mean): exercise ends at its peak followed by a sustained fall and starts where it leaves the level before the rise; boundaries are uncertain by about ${error} s, more when the VO2 of a warm-up has not settled before exercise`,
   );
   return { rest, warmup, exercise, recovery, method: 'gas signals', expected_error_s: error, notes };
 }
 
 /**
- * Time the rise to the peak begins: least squares of two flat levels (rest, warm-up) followed by a
- * line up to the peak, searched on a grid of GRID_S over the smoothed signal; null when too short.
+ * Time the rise to sample p begins: least squares of two flat levels (rest, warm-up) followed by a
+ * line up to p, searched on a grid of GRID_S over the smoothed signal; null when too short.
  */
 function riseOnset(t: readonly number[], sm: Float64Array, p: number): number | null {
   const dt = Math.max(GRID_S, rawStep(t, p));
