@@ -118,6 +118,8 @@ export interface MeasuredEvent {
   amplitude_l_min: Float64Array;
   /** Strength used to pick the strongest event: mean clarity times duration. */
   strength: number;
+  /** Clarity against the noise level where the event happens (see Scalogram.weight). */
+  local_clarity: number;
 }
 
 export const LOOP_GAIN_METHOD =
@@ -128,7 +130,7 @@ export function measureEvent(track: Track, s: Scalogram, g: GridChannels, side: 
   const i0 = track.i[0];
   const i1 = track.i[track.i.length - 1];
   const dt = g.dt_s;
-  const { period, lo, hi, clarity } = eventSpectrum(s, track);
+  const { period, lo, hi, clarity, localClarity } = eventSpectrum(s, track);
   const gain = detrendGain(period, dt, g.detrend_points);
   const ve = waveletRow(s.spectrum, period, s.fft);
   // Peak-to-trough amplitude in L/min, and as a fraction of the local VE trend.
@@ -183,7 +185,7 @@ export function measureEvent(track: Track, s: Scalogram, g: GridChannels, side: 
     protocol_driven_by: protocol,
     graded: period >= GRADED_PERIOD_MIN_S && period <= GRADED_PERIOD_MAX_S && period >= bandFloor_s && protocol === null,
   };
-  return { event, i0, i1, amplitude_l_min: amp, strength: clarity * duration };
+  return { event, i0, i1, amplitude_l_min: amp, strength: clarity * duration, local_clarity: localClarity };
 }
 
 /**
@@ -191,7 +193,7 @@ export function measureEvent(track: Track, s: Scalogram, g: GridChannels, side: 
  * through the log-period maximum; clarity is read at the peak. The detrend scales a pure tone's
  * power by one constant at every scale, so the peak stays at the tone's own period.
  */
-function eventSpectrum(s: Scalogram, track: Track): { period: number; lo: number; hi: number; clarity: number } {
+function eventSpectrum(s: Scalogram, track: Track): { period: number; lo: number; hi: number; clarity: number; localClarity: number } {
   const i0 = track.i[0];
   const i1 = track.i[track.i.length - 1];
   const m = s.periods_s.length;
@@ -222,9 +224,14 @@ function eventSpectrum(s: Scalogram, track: Track): { period: number; lo: number
   const period = Math.exp(peakLog);
   const row = waveletRow(s.spectrum, period, s.fft);
   let p = 0;
-  for (let i = i0; i <= i1; i++) p += row.re[i] ** 2 + row.im[i] ** 2;
-  const clarity = p / (i1 - i0 + 1) / backgroundAt(s.spectrum, s.noise, s.detrend_points, period);
-  return { period, lo: edge(-1), hi: edge(1), clarity };
+  let pLocal = 0;
+  for (let i = i0; i <= i1; i++) {
+    const power = row.re[i] ** 2 + row.im[i] ** 2;
+    p += power;
+    pLocal += power / s.weight[i];
+  }
+  const background = backgroundAt(s.spectrum, s.noise, s.detrend_points, period) * (i1 - i0 + 1);
+  return { period, lo: edge(-1), hi: edge(1), clarity: p / background, localClarity: pLocal / background };
 }
 
 /**

@@ -18,7 +18,10 @@ import { headline, summary } from './wording.js';
 
 /** The method's name and version, reported in provenance as `model`. */
 export const EOV_MODEL: ModelRef = { name: 'eov-cwt', version: '0.1.0' };
-/** A traced ridge is an event only when it lasts this many of its own periods and its mean clarity holds the ridge level. */
+/**
+ * A traced ridge is an event only when it lasts this many of its own periods and its mean clarity,
+ * against the whole recording's noise and against the noise where it happens, holds the ridge level.
+ */
 const MIN_EVENT_CYCLES = 3;
 /** The peak period may fall slightly below the shortest voice a ridge visited (parabolic refinement). */
 const SCREEN_MARGIN = 0.9;
@@ -112,7 +115,7 @@ function analyse(rec: Recording, request: AnalysisRequest, admitted: Exclude<Ret
     if ((track.i[track.i.length - 1] - track.i[0]) * dt < MIN_EVENT_CYCLES * shortest * SCREEN_MARGIN) continue;
     const measured = measureEvent(track, scalogram, g, side, admitted.band.period_floor_s, gas.verdict !== 'poor');
     const e = measured.event;
-    if (e.duration_s >= MIN_EVENT_CYCLES * e.period_peak_s && e.clarity >= CLARITY_RIDGE) events.push(measured);
+    if (e.duration_s >= MIN_EVENT_CYCLES * e.period_peak_s && Math.min(e.clarity, measured.local_clarity) >= CLARITY_RIDGE) events.push(measured);
   }
   const index = (t: number): number => Math.min(n - 1, Math.max(0, Math.round((t - t0) / dt)));
   const exercise: ExerciseSpan = phases ? { from: index(phases.exercise.t_start_s), to: index(phases.exercise.t_end_s) } : { from: 0, to: n - 1 };

@@ -5,7 +5,7 @@
  */
 import type FFT from 'fft.js';
 import { expectedNoisePower, fftFor, spectrumOf, waveletRow, type Spectrum } from './morlet.js';
-import { detrendGainAtBin, fitRedNoise, redNoisePower, type RedNoise } from './series.js';
+import { centredMean, detrendGainAtBin, fitRedNoise, redNoisePower, type RedNoise } from './series.js';
 
 /** Periods per octave: fine enough to place a peak within a few per cent before interpolation. */
 export const VOICES_PER_OCTAVE = 12;
@@ -27,6 +27,11 @@ export interface Scalogram {
   power: Float64Array[];
   /** Expected background power at each period (red noise through the detrend). */
   background: Float64Array;
+  /**
+   * Local noise level over the recording's mean (mean 1). Breath noise in VE grows with
+   * ventilation, so an event must also stand out against the noise where it happens.
+   */
+  weight: Float64Array;
   spectrum: Spectrum;
   fft: FFT;
   noise: RedNoise;
@@ -76,7 +81,30 @@ export function buildScalogram(detrended: Float64Array, dt_s: number, periods_s:
     for (let i = 0; i < residual.length; i++) residual[i] -= 2 * row.re[i];
   }
   const noise = peaks.length ? fitRedNoise(residual) : first;
-  return { periods_s, power, background: backgroundFor(noise), spectrum, fft, noise, detrend_points: detrendPts };
+  return { periods_s, power, background: backgroundFor(noise), weight: noiseWeight(detrended, dt_s), spectrum, fft, noise, detrend_points: detrendPts };
+}
+
+/** Window over which the local noise level is measured, s. */
+const NOISE_WINDOW_S = 120;
+/** Weights are kept at or above this, so held samples never make noise look infinitely clear. */
+const MIN_WEIGHT = 0.1;
+
+/**
+ * Local noise level: the centred mean of squared first differences (which slow oscillations barely
+ * touch) over the recording's mean of the same.
+ */
+export function noiseWeight(detrended: Float64Array, dt_s: number): Float64Array {
+  const n = detrended.length;
+  const sq = new Float64Array(n);
+  for (let i = 1; i < n; i++) sq[i] = (detrended[i] - detrended[i - 1]) ** 2;
+  if (n > 1) sq[0] = sq[1];
+  const local = centredMean(sq, Math.max(1, 2 * Math.round(NOISE_WINDOW_S / dt_s / 2) + 1));
+  let total = 0;
+  for (let i = 0; i < n; i++) total += local[i];
+  const mean = total / n;
+  const w = new Float64Array(n);
+  for (let i = 0; i < n; i++) w[i] = mean > 0 ? Math.max(MIN_WEIGHT, local[i] / mean) : 1;
+  return w;
 }
 
 /** Period indices of the strongest local maxima of time-averaged clarity above significance. */
