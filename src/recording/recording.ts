@@ -103,7 +103,10 @@ export interface ClockInfo {
 }
 
 export interface Recording {
-  /** Seconds from the first sample, strictly increasing. */
+  /**
+   * Seconds on the file's own clock (its zero is the start of the recording as the cart counts it),
+   * strictly increasing after repair; a file that starts negative is shifted to start at 0.
+   */
   t_s: number[];
   channels: Partial<Record<ChannelName, ChannelData>>;
   /** Why each absent channel is absent (absent from the file, or present but reading zero). */
