@@ -3,6 +3,7 @@
  * The README's configuration table lists the same variables.
  */
 import { resolve } from 'node:path';
+import { secretFromEnv } from './store/shared-secret.js';
 
 export interface Config {
   /** Port to listen on (PORT, default 8080). */
@@ -21,12 +22,14 @@ export interface Config {
   publicBaseUrl: string | null;
   /** Extra format plugins from npm packages, comma-separated (FORMAT_PLUGINS). */
   formatPackages: string[];
-  /** Injected clock (ms since epoch); tests set it, production uses Date.now. */
+  /** Injected clock (ms since epoch); tests set it, production uses Date.now. TICKET_SECRET is read by the store. */
   now: () => number;
 }
 
 /** Reads the configuration from an environment (default: process.env). */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
+  // Checked here so a weak secret stops the start, instead of every ticket request failing later.
+  secretFromEnv('upload-tickets', env);
   return {
     port: integer(env.PORT, 8080, 'PORT'),
     host: env.HOST || '127.0.0.1',

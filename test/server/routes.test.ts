@@ -244,6 +244,19 @@ for (const kind of STORE_KINDS) {
         }
       });
 
+      it('answers 503 UPLOAD_TICKETS_UNAVAILABLE pointing to POST /v1/cpet when tickets cannot be signed', async () => {
+        const saved = process.env.TICKET_SECRET;
+        process.env.TICKET_SECRET = 'too-short-to-sign-with';
+        try {
+          const res = await request(app).post('/v1/uploads').set('X-API-Key', key).send({}).expect(503);
+          expect(res.body.error).to.equal('UPLOAD_TICKETS_UNAVAILABLE');
+          expect(res.body.context.alternative).to.equal('POST /v1/cpet');
+        } finally {
+          if (saved === undefined) delete process.env.TICKET_SECRET;
+          else process.env.TICKET_SECRET = saved;
+        }
+      });
+
       it('lets exactly one of 50 concurrent posts of one ticket through', async () => {
         const mint = await request(app).post('/v1/uploads').set('X-API-Key', key).send({}).expect(200);
         const path = new URL(mint.body.upload_url).pathname;
@@ -385,6 +398,8 @@ for (const kind of STORE_KINDS) {
         const bad = await request(app).post(`/v1/cpet/${own}/compute`).set('X-API-Key', billed).send({ metrics: ['vo2maxx'] }).expect(422);
         expect(bad.body.message).to.contain('vo2maxx');
         await request(app).post(`/v1/cpet/${own}/compute`).set('X-API-Key', billed).send({ metrics: [] }).expect(422);
+        const extra = await request(app).post(`/v1/cpet/${own}/compute`).set('X-API-Key', billed).send({ metrics: names, window: 30 }).expect(422);
+        expect(extra.body.context.errors[0].loc).to.deep.equal(['body', 'window']);
       });
 
       it('stops billable work at the monthly quota with 429 QUOTA_EXCEEDED', async () => {
