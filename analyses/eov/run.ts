@@ -23,6 +23,11 @@ export const EOV_MODEL: ModelRef = { name: 'eov-cwt', version: '0.1.0' };
  * against the whole recording's noise and against the noise where it happens, holds the ridge level.
  */
 const MIN_EVENT_CYCLES = 3;
+/**
+ * Widest half-power band (longest over shortest period) of an oscillation: a pure tone spans about
+ * 1.3 through this Morlet, broadband noise spreads over octaves.
+ */
+const MAX_BAND_RATIO = 2;
 /** The peak period may fall slightly below the shortest voice a ridge visited (parabolic refinement). */
 const SCREEN_MARGIN = 0.9;
 /** Finest grid spacing, s: breath-by-breath timing carries nothing faster that EOV needs. */
@@ -115,7 +120,8 @@ function analyse(rec: Recording, request: AnalysisRequest, admitted: Exclude<Ret
     if ((track.i[track.i.length - 1] - track.i[0]) * dt < MIN_EVENT_CYCLES * shortest * SCREEN_MARGIN) continue;
     const measured = measureEvent(track, scalogram, g, side, admitted.band.period_floor_s, gas.verdict !== 'poor');
     const e = measured.event;
-    if (e.duration_s >= MIN_EVENT_CYCLES * e.period_peak_s && Math.min(e.clarity, measured.local_clarity) >= CLARITY_RIDGE) events.push(measured);
+    const peaked = e.period_hi_s / e.period_lo_s <= MAX_BAND_RATIO;
+    if (peaked && e.duration_s >= MIN_EVENT_CYCLES * e.period_peak_s && Math.min(e.clarity, measured.local_clarity) >= CLARITY_RIDGE) events.push(measured);
   }
   const index = (t: number): number => Math.min(n - 1, Math.max(0, Math.round((t - t0) / dt)));
   const exercise: ExerciseSpan = phases ? { from: index(phases.exercise.t_start_s), to: index(phases.exercise.t_end_s) } : { from: 0, to: n - 1 };

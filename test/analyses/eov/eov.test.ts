@@ -95,11 +95,11 @@ describe('EOV analysis', () => {
     expect(f.event.loop_gain_margin).to.be.within(0, 1);
   });
 
-  it('does not grade the staircase a step protocol imposes on VE, and names the work-rate channel', async () => {
-    const f = findings(await plugin.run(generateTest({ ...sampleOptions(false), seed: 18, protocol: 'steps', step_s: 120 }).recording, request));
+  it('does not grade the staircase treadmill stages impose on VE, and names the work-rate channel', async () => {
+    const f = findings(await plugin.run(generateTest({ ...sampleOptions(false), seed: 19, protocol: 'treadmill' }).recording, request));
     expect(f.grade).to.equal('none');
     expect(f.event.graded).to.equal(false);
-    expect(f.event.protocol_driven_by).to.equal('Load');
+    expect(f.event.protocol_driven_by).to.equal('Speed');
     expect(f.headline).to.match(/follows the protocol's stages/);
   });
 
