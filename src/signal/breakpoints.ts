@@ -262,13 +262,13 @@ function whenVo2Reaches(rec: Recording, phases: PhaseBoundaries, vo2: number): {
  * V-slope (Beaver, Wasserman, Whipp, J Appl Physiol 1986): VCO2 against VO2 over exercise, the
  * first 60 s dropped and, when a respiratory compensation point is accepted, the points above it
  * (hyperventilation bends VCO2 a second time); two-line fit; accepted when the slope rises by
- * more than 0.1 to above 1. Null when the channels or the points are missing.
+ * more than 0.1 to above 1. `rcp` may be passed when the caller already has it. Null when the
+ * channels or the points are missing.
  */
-export function vSlope(rec: Recording, phases: PhaseBoundaries): GasBreakpoint | null {
+export function vSlope(rec: Recording, phases: PhaseBoundaries, rcp: GasBreakpoint | null = rcpBreakpoint(rec, phases)): GasBreakpoint | null {
   const vo2 = channel(rec, 'VO2');
   const vco2 = channel(rec, 'VCO2');
   if (!vo2 || !vco2) return null;
-  const rcp = rcpBreakpoint(rec, phases);
   const until = rcp && rcp.accepted ? rcp.t_s : Number.POSITIVE_INFINITY;
   const p = exercisePairs(rec, phases, vo2, vco2, until, 1);
   const fit = twoLineBreakpoint(p.x, p.y);
