@@ -169,7 +169,7 @@ function analyse(rec: Recording, request: AnalysisRequest, admitted: Exclude<Ret
       gas_quality_note: gas.note,
       medications: meds,
       method:
-        'VE on a uniform grid at the raw interval up to the end of exercise, minus its centred 60-s moving average; Morlet wavelet (omega0 = 6) power read against a red-noise background fitted to the recording (Torrence and Compo 1998); ridges of clarity >= 4.6 lasting >= 3 periods are events.',
+        'VE on a uniform grid at the raw interval up to the end of exercise, minus its centred 60-s moving average; Morlet wavelet (omega0 = 6) power read against a red-noise background fitted to the recording (Torrence and Compo 1998); an event is a ridge of clarity >= 4.6 lasting >= 3 periods with a spectral peak; graded at 40-140 s unless a work-rate channel drives it.',
     },
     notes,
     model: EOV_MODEL,

@@ -2,13 +2,21 @@ import { expect } from 'chai';
 import plugin from '../../../analyses/eov/index.js';
 import type { AnalysisOutcome } from '../../../src/analyses/analysis-plugin.js';
 import { generateTest } from '../../../src/synthetic/generate.js';
-import { generateSampleTest, sampleOptions } from '../../../src/synthetic/sample.js';
+import canonicalJson from '../../../formats/canonical-json/index.js';
+import { FileView } from '../../../src/formats/file-view.js';
+import type { Recording } from '../../../src/recording/recording.js';
+import { generateSample, generateSampleTest, sampleOptions, type Sample } from '../../../src/synthetic/sample.js';
 import type { GeneratorOptions } from '../../../src/synthetic/types.js';
 import { gaussian, makeRecording } from './recordings.js';
 
 const request = { key: { tier: 'free' as const, allowed_models: null } };
 
 type Findings = Record<string, any>;
+
+/** The sample as GET /v1/sample serves it, read back the way an upload of its content is. */
+async function uploaded(sample: Sample): Promise<Recording> {
+  return canonicalJson.parse(new FileView(sample.filename, Buffer.from(sample.content)));
+}
 
 function findings(out: AnalysisOutcome): Findings {
   expect(out.status, out.status === 'not_analysable' ? out.message : '').to.equal('ok');
@@ -26,11 +34,11 @@ describe('EOV analysis', () => {
     expect(plugin.requires).to.deep.equal(['VE', 'PetCO2']);
   });
 
-  it('grades the oscillating sample with the placed period and an amplitude near the placed one', async () => {
-    const test = generateSampleTest(true);
-    const out = await plugin.run(test.recording, request);
+  it('grades the uploaded oscillating sample with the placed period and an amplitude near the placed one', async () => {
+    const sample = generateSample(true);
+    const out = await plugin.run(await uploaded(sample), request);
     const f = findings(out);
-    const truth = test.truth.oscillation!;
+    const truth = sample.expected.oscillation!;
     expect(f.grade).to.not.equal('none');
     expect(f.event.graded).to.equal(true);
     expect(f.event.period_peak_s).to.be.within(truth.period_s * 0.9, truth.period_s * 1.1);
@@ -42,8 +50,8 @@ describe('EOV analysis', () => {
     expect(out.notes.join(' ')).to.match(/transportability to other populations is untested/);
   });
 
-  it('finds no graded oscillation in the plain sample', async () => {
-    const f = findings(await plugin.run(generateSampleTest(false).recording, request));
+  it('finds no graded oscillation in the uploaded plain sample', async () => {
+    const f = findings(await plugin.run(await uploaded(generateSample(false)), request));
     expect(f.grade).to.equal('none');
     expect(f.burden).to.be.below(0.6);
     expect(f.headline).to.match(/^No exercise oscillatory ventilation/);
