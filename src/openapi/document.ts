@@ -28,3 +28,16 @@ export function loadApiDocument(path: string = API_DOCUMENT_PATH): ApiDocument {
   if (!doc.paths || typeof doc.paths !== 'object') throw new Error(`${path} has no paths`);
   return doc;
 }
+
+/**
+ * A copy of the document whose `FormatId` enum also lists the given format ids (the installed
+ * plugins, including ones loaded from npm packages), so the served document names every format the
+ * server can report in `source.format`. Ids already listed keep their place; new ones follow.
+ */
+export function withFormatIds(doc: ApiDocument, ids: readonly string[]): ApiDocument {
+  const copy = structuredClone(doc);
+  const formatId = copy.components?.schemas?.FormatId;
+  if (!formatId || !Array.isArray(formatId.enum)) throw new Error('the document has no FormatId enum');
+  for (const id of ids) if (!formatId.enum.includes(id)) formatId.enum.push(id);
+  return copy;
+}

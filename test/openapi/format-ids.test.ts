@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { loadApiDocument } from '../../src/openapi/document.js';
+import { loadApiDocument, withFormatIds } from '../../src/openapi/document.js';
 import { PROJECT_ROOT } from '../../src/plugins.js';
 
 describe('FormatId enum', () => {
@@ -19,5 +19,15 @@ describe('FormatId enum', () => {
   it('holds kebab-case ids without duplicates', () => {
     expect(new Set(enumIds).size).to.equal(enumIds.length);
     for (const id of enumIds) expect(id).to.match(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+  });
+});
+
+describe('withFormatIds', () => {
+  it('adds the ids of plugins loaded from elsewhere to a copy, keeping the listed order', () => {
+    const doc = loadApiDocument();
+    const listed = (doc.components?.schemas?.FormatId.enum ?? []).map(String);
+    const widened = withFormatIds(doc, ['canonical-json', 'acme-cart-csv']);
+    expect(widened.components?.schemas?.FormatId.enum).to.deep.equal([...listed, 'acme-cart-csv']);
+    expect(doc.components?.schemas?.FormatId.enum).to.deep.equal(listed);
   });
 });
