@@ -23,6 +23,8 @@ export interface PhaseBoundaries {
   exercise: PhaseSpanS;
   recovery: PhaseSpanS | null;
   method: 'file markers' | 'load' | 'speed' | 'gas signals';
+  /** Separate exercise bouts inside the exercise span (more than 1: an interval test). */
+  exercise_bouts?: number;
   /** Typical error of each inferred boundary, s (a marker is as exact as the sampling). */
   expected_error_s: number;
   notes: string[];
@@ -104,6 +106,7 @@ function fromMarkers(rec: Recording): PhaseBoundaries | null {
     exercise,
     recovery: union('recovery', (s) => s.t_start_s >= exercise.t_end_s),
     method: 'file markers',
+    exercise_bouts: bouts.length,
     expected_error_s: error,
     notes,
   };
@@ -137,14 +140,13 @@ function fromWork(rec: Recording, signal: WorkSignal, notes: string[]): PhaseBou
     return null;
   }
   const tol = Math.max(signal.abs_tol, 0.03 * range);
-  // 1. The peak plateau: first reach of the peak, held until the work rate drops.
+  // 1. The peak: its first reach, and the last sample at it before the final drop (an interval
+  //    test reaches it once per bout).
   let pFirst = v.findIndex((x) => finite(x) && x >= max - tol);
   let pLast = pFirst;
   for (let i = pFirst + 1; i < v.length; i++) {
     const x = v[i];
-    if (!finite(x)) continue;
-    if (x >= max - tol) pLast = i;
-    else break;
+    if (finite(x) && x >= max - tol) pLast = i;
   }
   // 2. A leading stretch at the lowest level followed by a higher, held level is rest then warm-up.
   const k = v.findIndex((x) => finite(x) && x > min + signal.abs_tol);
@@ -195,7 +197,9 @@ function fromWork(rec: Recording, signal: WorkSignal, notes: string[]): PhaseBou
     `inferred from ${signal.channel}: exercise starts where it rises above the warm-up level and ends where it drops from its peak; boundaries are uncertain by about ${error} s`,
   );
   if (signal.channel === 'Load') notes.push('on a step protocol whose first stage follows unloaded pedalling, that first stage may be read as warm-up');
-  return { rest, warmup, exercise, recovery, method: signal.method, expected_error_s: error, notes };
+  const bouts = countBouts(t, v, exercise, level + 0.5 * range, level + 0.25 * range);
+  if (bouts > 1) notes.push(`${signal.channel} falls back ${bouts - 1} times during exercise: an interval test of ${bouts} bouts`);
+  return { rest, warmup, exercise, recovery, method: signal.method, exercise_bouts: bouts, expected_error_s: error, notes };
 }
 
 /** Index of the last sample from `i` on that stays within `tol` of v[i] (nulls skipped). */
@@ -249,6 +253,32 @@ function rampOnset(t: readonly number[], v: readonly (number | null)[], s: numbe
   return onset >= t[s] - 60 && onset <= t[Math.min(s + 1, t.length - 1)] ? onset : null;
 }
 
+/** Shortest fall below the low mark that separates two bouts, s. */
+const MIN_PAUSE_S = 30;
+
+/**
+ * Bouts within the span: rises above `hi`, separated by at least MIN_PAUSE_S below `lo` (the
+ * hysteresis keeps noise around one mark from counting). At least 1.
+ */
+function countBouts(t: readonly number[], v: readonly (number | null)[], span: PhaseSpanS, hi: number, lo: number): number {
+  let bouts = 0;
+  let up = false;
+  let belowSince = Number.NaN;
+  for (let i = 0; i < t.length; i++) {
+    const x = v[i];
+    if (t[i] < span.t_start_s || t[i] > span.t_end_s || !finite(x)) continue;
+    if (x >= hi) {
+      if (!up) bouts++;
+      up = true;
+      belowSince = Number.NaN;
+    } else if (x < lo && up) {
+      if (Number.isNaN(belowSince)) belowSince = t[i];
+      else if (t[i] - belowSince >= MIN_PAUSE_S) up = false;
+    } else belowSince = Number.NaN;
+  }
+  return Math.max(1, bouts);
+}
+
 /** Exercise from the gases: ends at the smoothed peak when a sustained fall follows, starts where the signal leaves its pre-exercise level. */
 function fromGas(rec: Recording, notes: string[]): PhaseBoundaries | null {
   const name = GAS_SIGNALS.find((c) => coverage(rec, c) >= 0.5);
@@ -269,10 +299,13 @@ function fromGas(rec: Recording, notes: string[]): PhaseBoundaries | null {
     notes.push(`${name} never rises clearly above its starting level: no exercise found`);
     return null;
   }
-  // 2. End: the last sample near the peak before the first sustained fall (a minute below 3/4 of the rise).
+  // 2. End: the last sample near the peak, when a sustained fall (a minute below 3/4 of the rise) follows.
   const tLast = t[t.length - 1];
+  // The last time near the peak: the final bout of an interval test, the end of a ramp.
+  let near = p;
+  for (let i = p + 1; i < sm.length; i++) if (Number.isFinite(sm[i]) && sm[i] >= sm[p] - 0.1 * amp) near = i;
   let fall = -1;
-  for (let i = p + 1; i < sm.length && fall < 0; i++) {
+  for (let i = near + 1; i < sm.length && fall < 0; i++) {
     if (!(sm[i] < sm[p] - 0.25 * amp)) continue;
     let sum = 0;
     let n = 0;
@@ -317,7 +350,9 @@ function fromGas(rec: Recording, notes: string[]): PhaseBoundaries | null {
   notes.push(
     `inferred from ${name} (${GAS_SMOOTHING_S}-s centred mean): exercise ends at its peak followed by a sustained fall and starts where it leaves the level before the rise; boundaries are uncertain by about ${error} s, more when the VO2 of a warm-up has not settled before exercise`,
   );
-  return { rest, warmup, exercise, recovery, method: 'gas signals', expected_error_s: error, notes };
+  const bouts = countBouts(t, Array.from(sm), exercise, base + 0.5 * amp, base + 0.25 * amp);
+  if (bouts > 1) notes.push(`${name} falls back ${bouts - 1} times during exercise: an interval test of ${bouts} bouts`);
+  return { rest, warmup, exercise, recovery, method: 'gas signals', exercise_bouts: bouts, expected_error_s: error, notes };
 }
 
 /**

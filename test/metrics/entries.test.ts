@@ -89,4 +89,18 @@ describe('metric entries', () => {
       expect(p.vo2peak_30s.t_s).to.be.above(p.rcp_breakpoint.t_s);
     }
   });
+
+  it('refuses the breakpoints of an incremental test on an interval test, and keeps the rest', () => {
+    const { recording } = generateTest({ seed: 2 });
+    const rec: Recording = structuredClone(recording);
+    rec.phases = [
+      { phase: 'exercise', t_start_s: 240, t_end_s: 480, source: 'file' },
+      { phase: 'recovery', t_start_s: 480, t_end_s: 600, source: 'file' },
+      { phase: 'exercise', t_start_s: 600, t_end_s: 840, source: 'file' },
+    ];
+    const lm = value<{ points: Record<string, unknown>; not_found: Record<string, string> }>(createMetricRegistry().compute(rec, ['landmarks']).landmarks);
+    expect(lm.not_found.v_slope_breakpoint).to.match(/interval test \(2 exercise bouts\)/);
+    expect(lm.not_found.rcp_breakpoint).to.match(/interval test/);
+    expect(lm.points).to.have.property('vo2peak_30s');
+  });
 });

@@ -86,6 +86,32 @@ describe('detectPhases', () => {
     }
   });
 
+  it('counts the bouts of an interval test from the gases, the load and the markers', () => {
+    const { recording } = generateTest({ seed: 5, exercise_s: 1200 });
+    const rec = stripped(recording);
+    // Three 4-min bouts at 200 W with 3-min pauses, after 2 min of rest: VO2 follows with a 40-s time constant.
+    const onAt = (t: number) => t >= 120 && (t - 120) % 420 < 240 && t < 120 + 3 * 420;
+    let vo2 = 400;
+    for (let i = 0; i < rec.t_s.length; i++) {
+      const dt = i ? rec.t_s[i] - rec.t_s[i - 1] : 0;
+      vo2 += ((onAt(rec.t_s[i]) ? 3000 : 400) - vo2) * (1 - Math.exp(-dt / 40));
+      rec.channels.VO2!.values[i] = vo2;
+      rec.channels.Load!.values[i] = onAt(rec.t_s[i]) ? 200 : 0;
+    }
+    const byLoad = detectPhases(rec)!;
+    expect(byLoad.method).to.equal('load');
+    expect(byLoad.exercise_bouts).to.equal(3);
+    expect(byLoad.exercise.t_end_s).to.be.closeTo(120 + 2 * 420 + 240, byLoad.expected_error_s);
+    const gasOnly = stripped(rec, ['Load']);
+    const byGas = detectPhases(gasOnly)!;
+    expect(byGas.method).to.equal('gas signals');
+    expect(byGas.exercise_bouts).to.equal(3);
+    expect(Math.abs(byGas.exercise.t_start_s - 120)).to.be.at.most(byGas.expected_error_s);
+    const marked = structuredClone(gasOnly);
+    marked.phases = [0, 1].map((k) => ({ phase: 'exercise' as const, t_start_s: 120 + k * 420, t_end_s: 360 + k * 420, source: 'file' as const }));
+    expect(detectPhases(marked)!.exercise_bouts).to.equal(2);
+  });
+
   it('finds no exercise in a flat resting recording', () => {
     const { recording, truth } = generateTest({ seed: 3 });
     const rest = stripped(recording, ['Load']);

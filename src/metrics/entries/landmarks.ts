@@ -115,11 +115,13 @@ export const landmarks: MetricEntry = {
     const peak = peakWindow(rec, vo2, null, peakWindowS(rec));
     if (!peak) return unavailable('INSUFFICIENT_SIGNAL', 'landmarks: no 30-s window holds enough VO2 samples for a VO2peak.', { window_s: peakWindowS(rec) });
     const c: Context = { rec, phases, vo2Smooth: centeredTimeMean(rec.t_s, vo2, LANDMARK_SMOOTHING_S), vo2peak: peak.value };
-    const rcp = rcpBreakpoint(rec, phases);
+    const bouts = phases.exercise_bouts ?? 1;
+    const rcp = bouts === 1 ? rcpBreakpoint(rec, phases) : null;
+    const interval = `an interval test (${bouts} exercise bouts): the breakpoints of an incremental test do not apply`;
     const found: Record<string, Point | string> = {
       vo2peak_30s: pointAt(c, (peak.t_start_s + peak.t_end_s) / 2, peak.value),
-      v_slope_breakpoint: breakpointPoint(c, vSlope(rec, phases, rcp), 'V-slope'),
-      rcp_breakpoint: channel(rec, 'VE') ? breakpointPoint(c, rcp, 'respiratory compensation') : 'needs VE, which this recording does not have',
+      v_slope_breakpoint: bouts > 1 ? interval : breakpointPoint(c, vSlope(rec, phases, rcp), 'V-slope'),
+      rcp_breakpoint: bouts > 1 ? interval : channel(rec, 'VE') ? breakpointPoint(c, rcp, 'respiratory compensation') : 'needs VE, which this recording does not have',
       'rer_crossing_1.0': rerCrossing(c),
       ve_vco2_nadir: veVco2Nadir(c),
       petco2_peak: petco2Peak(c),

@@ -15,7 +15,7 @@ function span(s: PhaseSpanS | null): { t_start_s: number | null; t_end_s: number
 export const phasesMetric: MetricEntry = {
   name: 'phases',
   returns:
-    '{rest, warmup, exercise, recovery, method, expected_error_s, notes}: each phase {t_start_s, t_end_s} or null when not present; method is "file markers", "load", "speed" or "gas signals".',
+    '{rest, warmup, exercise, recovery, method, exercise_bouts, expected_error_s, notes}: each phase {t_start_s, t_end_s} or null when not present; method is "file markers", "load", "speed" or "gas signals"; exercise_bouts above 1 marks an interval test.',
   unit: 's',
   requires: [],
   min_duration_s: 60,
@@ -34,6 +34,7 @@ export const phasesMetric: MetricEntry = {
       exercise: span(p.exercise),
       recovery: span(p.recovery),
       method: p.method,
+      exercise_bouts: p.exercise_bouts ?? 1,
       expected_error_s: round(p.expected_error_s, 1),
       notes: p.notes,
     });
