@@ -23,8 +23,11 @@ export function summary(g: Grading, event: EovEvent | null): string {
   if (!event.graded) {
     return `The clearest periodic swing in ventilation had a period of about ${Math.round(event.period_peak_s)} s, faster than the 40-140 s cycles the published EOV definitions grade, so it was reported but not graded.`;
   }
-  const co2 = event.corroborated ? 'with end-tidal CO2 moving in antiphase as expected' : 'but end-tidal CO2 did not move in antiphase to confirm it';
   const share = Math.round(g.burden * 100);
-  const lead = g.grade === 'none' ? 'A periodic swing in ventilation that did not meet any EOV definition' : 'Ventilation waxed and waned';
-  return `${lead} every ${Math.round(event.period_peak_s)} s by about ${event.amplitude_l_min.toFixed(1)} L/min peak to trough (${Math.round(event.amplitude_pct_ve)} % of ventilation) over ${share} % of exercise, ${co2}.`;
+  const swing = `every ${Math.round(event.period_peak_s)} s by about ${event.amplitude_l_min.toFixed(1)} L/min peak to trough (${Math.round(event.amplitude_pct_ve)} % of ventilation) over ${share} % of exercise`;
+  if (g.grade === 'none') {
+    return `Ventilation swung ${swing}, ${event.corroborated ? 'with' : 'without'} end-tidal CO2 in antiphase, but too little or too irregularly to meet any EOV definition.`;
+  }
+  const co2 = event.corroborated ? 'with end-tidal CO2 moving in antiphase as expected' : 'but end-tidal CO2 did not move in antiphase to confirm it';
+  return `Ventilation waxed and waned ${swing}, ${co2}.`;
 }

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import plugin from '../../../analyses/eov/index.js';
+import parvo from '../../../formats/parvo-trueone/index.js';
 import vyntus from '../../../formats/vyntus-sentrysuite-txt/index.js';
 import { FileView } from '../../../src/formats/file-view.js';
 import { generateTest } from '../../../src/synthetic/generate.js';
@@ -44,6 +45,16 @@ describe('EOV on coarsely averaged recordings', () => {
     expect(out.findings.band_narrowed).to.equal(true);
     expect(out.findings.period_floor_s).to.equal(60);
     expect(out.notes.join(' ')).to.match(/Band narrowed: samples every 15 s/);
+  });
+
+  it('narrows the band on a real Parvo TrueOne export in 30-s bins, and says why', async () => {
+    const file = new FileView('parvo_excel.xlsx', readFileSync(join(here, 'fixtures/parvo-excel-30s/parvo_excel.xlsx')));
+    const out = await plugin.run(await parvo.parse(file), request);
+    expect(out.status).to.equal('ok');
+    if (out.status !== 'ok') return;
+    expect(out.findings.band_narrowed).to.equal(true);
+    expect(out.findings.period_floor_s).to.equal(120);
+    expect(out.notes.join(' ')).to.match(/Band narrowed: samples every 30 s/);
   });
 
   it('refuses a synthetic recording exported as 60-s averages', async () => {
