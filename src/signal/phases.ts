@@ -142,7 +142,7 @@ function fromWork(rec: Recording, signal: WorkSignal, notes: string[]): PhaseBou
   const tol = Math.max(signal.abs_tol, 0.03 * range);
   // 1. The peak: its first reach, and the last sample at it before the final drop (an interval
   //    test reaches it once per bout).
-  let pFirst = v.findIndex((x) => finite(x) && x >= max - tol);
+  const pFirst = v.findIndex((x) => finite(x) && x >= max - tol);
   let pLast = pFirst;
   for (let i = pFirst + 1; i < v.length; i++) {
     const x = v[i];
@@ -179,12 +179,11 @@ function fromWork(rec: Recording, signal: WorkSignal, notes: string[]): PhaseBou
     const atZero = level <= min + signal.abs_tol && min <= signal.abs_tol;
     ({ rest, warmup } = labelPreExercise(rec, t[0], t[startIdx], atZero ? 'rest' : 'warmup', notes));
   }
-  if (pFirst <= startIdx) pFirst = pLast = Math.max(pLast, startIdx);
   const tStart = rampOnset(t, v, startIdx, level, range) ?? t[startIdx];
   if (warmup && warmup.t_end_s > tStart) warmup.t_end_s = tStart;
   else if (!warmup && rest && rest.t_end_s > tStart) rest.t_end_s = tStart;
-  if (pFirst <= startIdx) pFirst = pLast = Math.max(pLast, startIdx);
   const exercise = { t_start_s: tStart, t_end_s: t[pLast] };
+  // A peak before the rise (or a short rise) is no protocol.
   if (exercise.t_end_s - exercise.t_start_s < MIN_EXERCISE_S) {
     notes.push(`${signal.channel} rises for less than ${MIN_EXERCISE_S} s and was not used for phases`);
     return null;
@@ -196,7 +195,7 @@ function fromWork(rec: Recording, signal: WorkSignal, notes: string[]): PhaseBou
   notes.push(
     `inferred from ${signal.channel}: exercise starts where it rises above the warm-up level and ends where it drops from its peak; boundaries are uncertain by about ${error} s`,
   );
-  if (signal.channel === 'Load') notes.push('on a step protocol whose first stage follows unloaded pedalling, that first stage may be read as warm-up');
+  if (heldWarmup) notes.push(`the held ${signal.channel} level before the rise is read as warm-up; on a step protocol whose first stage differs in length or step size it may be that stage`);
   const bouts = countBouts(t, v, exercise, level + 0.5 * range, level + 0.25 * range);
   if (bouts > 1) notes.push(`${signal.channel} falls back ${bouts - 1} times during exercise: an interval test of ${bouts} bouts`);
   return { rest, warmup, exercise, recovery, method: signal.method, exercise_bouts: bouts, expected_error_s: error, notes };
