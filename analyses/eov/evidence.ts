@@ -146,17 +146,17 @@ export function measureEvent(track: Track, s: Scalogram, g: GridChannels, side: 
   const coi = Math.ceil((Math.SQRT2 * scaleForPeriod(period)) / dt);
   const a = Math.max(i0, coi);
   const b = Math.min(i1, g.ve.length - 1 - coi);
-  const inner = b - a >= period / dt ? { rel: rel.subarray(a - i0, b - i0 + 1) } : { rel };
+  const innerRel = b - a >= period / dt ? rel.subarray(a - i0, b - i0 + 1) : rel;
   // Breath noise and EOV amplitude both scale with ventilation, so the relative amplitude read
   // inside the cone is carried to the whole event through its mean VE.
-  const amplitude = meanOf(inner.rel) * meanRange(g.ve_trend, i0, i1);
+  const amplitude = meanOf(innerRel) * meanRange(g.ve_trend, i0, i1);
   const cycles = countCycles(g.ve, i0, i1, period, dt);
   const co2 = co2Evidence(g, side, ve, i0, i1, period, gain);
   const phaseOff = Math.abs(wrapDeg(co2.phase_deg - 180));
   const co2Moves = co2.clarity >= CLARITY_SIGNIFICANT && co2.coherence >= MIN_COHERENCE;
   const drive = driveSplit(side, i0, i1, period);
   const duration = (i1 - i0) * dt;
-  const protocol = protocolDriver(side, ve, i0, i1, period, gain, meanOf(inner.rel));
+  const protocol = protocolDriver(side, ve, i0, i1, period, gain, meanOf(innerRel));
   const event: EovEvent = {
     t_start: round(g.t0_s + i0 * dt, 1),
     t_end: round(g.t0_s + i1 * dt, 1),
@@ -168,8 +168,8 @@ export function measureEvent(track: Track, s: Scalogram, g: GridChannels, side: 
     n_cycles: cycles.n_cycles,
     cycle_length_sd_pct: cycles.cv === null ? null : round(cycles.cv * 100, 1),
     amplitude_l_min: round(amplitude, 2),
-    amplitude_pct_ve: round(100 * meanOf(inner.rel), 1),
-    envelope: envelopeOf(inner.rel),
+    amplitude_pct_ve: round(100 * meanOf(innerRel), 1),
+    envelope: envelopeOf(innerRel),
     phase_deg: round(co2.phase_deg, 0),
     phase_error_deg: round(co2.phase_error_deg, 0),
     corroborated: gasOk && co2Moves && phaseOff <= ANTIPHASE_TOLERANCE_DEG,

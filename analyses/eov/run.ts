@@ -10,7 +10,7 @@ import { measureEvent, sideSpectra, type GridChannels, type MeasuredEvent } from
 import { gasQuality } from './gas-quality.js';
 import { grade, type ExerciseSpan } from './grading.js';
 import { medicationAdjustment } from './medications.js';
-import { admit, maxGapFor, MIN_COVERAGE, MIN_USABLE_S } from './preconditions.js';
+import { admit, MIN_COVERAGE, MIN_USABLE_S } from './preconditions.js';
 import { traceRidges } from './ridges.js';
 import { buildScalogram, CLARITY_RIDGE, periodGrid } from './scalogram.js';
 import { centredMean, detrend, detrendPoints, toGrid } from './series.js';
@@ -80,7 +80,7 @@ function analyse(rec: Recording, request: AnalysisRequest, admitted: Exclude<Ret
     notes.push(`The analysis grid was coarsened to ${dt.toFixed(2)} s to stay within ${MAX_GRID_POINTS} points.`);
   }
   const n = Math.floor(duration / dt + 1e-9) + 1;
-  const onGrid = (values: (number | null)[]): Float64Array => toGrid(rec.t_s, values, t0, dt, n, maxGapFor(admitted.sampling_interval_s)).values;
+  const onGrid = (values: (number | null)[]): Float64Array => toGrid(rec.t_s, values, t0, dt, n);
   const ve = onGrid(rec.channels.VE!.values);
   const petco2 = onGrid(rec.channels.PetCO2!.values);
   const rfValues = rec.channels.RF?.values;

@@ -7,38 +7,14 @@ import { resampleUniform } from '../../src/signal/resample.js';
 /** Detrend window: a centred moving average of about a minute removes the exercise ramp. */
 export const DETREND_WINDOW_S = 60;
 
-/** A channel on the analysis grid, with gaps filled so the FFT sees a continuous series. */
-export interface GridSeries {
-  t0_s: number;
-  dt_s: number;
-  values: Float64Array;
-  /** 1 where the grid point lies between valid samples (not in a long gap), else 0. */
-  valid: Uint8Array;
-}
-
 /**
- * Resamples a channel onto the grid t0, t0 + dt ... (n points); points inside gaps longer than
- * `maxGapS` are filled by straight lines between their neighbours and marked invalid.
+ * Resamples a channel onto the grid t0, t0 + dt ... (n points). Gaps are bridged by straight lines
+ * (the preconditions already bound how much of the recording may be missing) and the ends are held.
  */
-export function toGrid(
-  t_s: readonly number[],
-  values: readonly (number | null)[],
-  t0_s: number,
-  dt_s: number,
-  n: number,
-  maxGapS: number,
-): GridSeries {
-  const tEnd = t0_s + (n - 1) * dt_s;
-  const strict = resampleUniform(t_s, values, dt_s, { t0_s, t_end_s: tEnd, maxGapS });
-  const filled = resampleUniform(t_s, values, dt_s, { t0_s, t_end_s: tEnd });
-  const out = new Float64Array(n);
-  const valid = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    valid[i] = Number.isFinite(strict.values[i]) ? 1 : 0;
-    out[i] = filled.values[i];
-  }
+export function toGrid(t_s: readonly number[], values: readonly (number | null)[], t0_s: number, dt_s: number, n: number): Float64Array {
+  const out = Float64Array.from(resampleUniform(t_s, values, dt_s, { t0_s, t_end_s: t0_s + (n - 1) * dt_s }).values);
   fillEnds(out);
-  return { t0_s, dt_s, values: out, valid };
+  return out;
 }
 
 /** Replaces NaN at either end (before the first or after the last valid point) by the nearest value. */
