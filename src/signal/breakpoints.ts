@@ -81,7 +81,7 @@ export function twoLineBreakpoint(x: ArrayLike<number>, y: ArrayLike<number>, op
     const intercept = Y / m - slope * (X / m);
     return { slope, intercept, sse: Math.max(0, cyy - slope * cxy), ok: cxx > 0 };
   };
-  if (opts.continuous ?? true) return hingeSearch(order, x, y, mx, my, sx, sy, sxx, sxy, syy, minPts);
+  if (opts.continuous ?? true) return hingeSearch(order, x, mx, my, { sx, sy, sxx, sxy, syy }, minPts);
   let best = -1;
   let bestSse = Number.POSITIVE_INFINITY;
   for (let k = minPts; k <= n - minPts; k++) {
@@ -116,23 +116,21 @@ export function twoLineBreakpoint(x: ArrayLike<number>, y: ArrayLike<number>, op
   };
 }
 
+/** Prefix sums of centred x, y and their products, in x order (index k: the first k points). */
+interface RunningSums {
+  sx: Float64Array;
+  sy: Float64Array;
+  sxx: Float64Array;
+  sxy: Float64Array;
+  syy: Float64Array;
+}
+
 /**
  * Continuous two-line fit: y = a + b x + c max(0, x - x_k) with the knot x_k at each point in turn,
  * solved from the running sums (3 x 3 normal equations per knot).
  */
-function hingeSearch(
-  order: number[],
-  x: ArrayLike<number>,
-  y: ArrayLike<number>,
-  mx: number,
-  my: number,
-  sx: Float64Array,
-  sy: Float64Array,
-  sxx: Float64Array,
-  sxy: Float64Array,
-  syy: Float64Array,
-  minPts: number,
-): TwoLineFit | null {
+function hingeSearch(order: number[], x: ArrayLike<number>, mx: number, my: number, sums: RunningSums, minPts: number): TwoLineFit | null {
+  const { sx, sy, sxx, sxy, syy } = sums;
   const n = order.length;
   let best = -1;
   let bestSse = Number.POSITIVE_INFINITY;
