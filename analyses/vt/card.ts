@@ -64,17 +64,12 @@ export function agreementFailures(a: ThresholdAgreement, label: string): string[
 }
 
 /**
- * Why a card may not be production: empty when some unseen cohort clears all four limits for both
- * VT1 and VT2; otherwise the reasons of the closest unseen cohort (or that there is none).
+ * Why a card may not be production: empty when every unseen cohort large enough to count (at least
+ * GATE_MIN_TESTS tests) clears all four limits for both VT1 and VT2, and there is at least one such
+ * cohort. Smaller unseen cohorts (a handful of real labelled tests) are reported but cannot count.
  */
 export function gateFailures(card: Pick<ModelCard, 'evaluation'>): string[] {
-  const cohorts = (card.evaluation?.cohorts ?? []).filter((c) => c.unseen);
+  const cohorts = (card.evaluation?.cohorts ?? []).filter((c) => c.unseen && c.n_tests >= GATE_MIN_TESTS);
   if (cohorts.length === 0) return ['no evaluation on an unseen cohort'];
-  let best: string[] | null = null;
-  for (const c of cohorts) {
-    const reasons = [...agreementFailures(c.vt1, `${c.cohort} VT1`), ...agreementFailures(c.vt2, `${c.cohort} VT2`)];
-    if (reasons.length === 0) return [];
-    if (best === null || reasons.length < best.length) best = reasons;
-  }
-  return best ?? [];
+  return cohorts.flatMap((c) => [...agreementFailures(c.vt1, `${c.cohort} VT1`), ...agreementFailures(c.vt2, `${c.cohort} VT2`)]);
 }

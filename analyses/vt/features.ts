@@ -15,14 +15,25 @@ export const WINDOW_OFFSETS_S = [-120, -90, -60, -40, -20, -10, 0, 10, 20, 40, 6
 export const CONTEXT_FRACTIONS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0] as const;
 /** Derived channels fed to the model, in order. */
 export const FEATURE_CHANNELS = ['VO2', 'VCO2', 'VE', 'PetO2', 'PetCO2', 'VE/VO2', 'VE/VCO2', 'RER'] as const;
-/** Scale (s) of the "time before the VO2 peak" feature. */
+/** Scale (s) of the "time before the VO2 peak" feature (feature set v1). */
 const TIME_SCALE_S = 600;
 
-/** Number of features per second. */
-export const FEATURE_COUNT = FEATURE_CHANNELS.length * (WINDOW_OFFSETS_S.length + CONTEXT_FRACTIONS.length) + 2;
+/**
+ * Feature sets, named in each model card (`preprocessing.feature_set`, v1 when absent) so a new
+ * set never changes what an older model version receives.
+ * - v1: RER absolute, plus two position features (fraction of the span, time before the VO2 peak).
+ * - v2: every channel min-max scaled per test (blind to analyser gain and offset) and no position
+ *   features, so the model must read the signals rather than where thresholds usually sit.
+ */
+export type FeatureSet = 'v1' | 'v2';
 
-/** The eight per-test scaled channels (RER kept absolute: 1.0 means the same in every test). */
-export function scaledChannels(test: PreparedTest): Float64Array[] {
+/** Number of features per second of a feature set. */
+export function featureCount(set: FeatureSet): number {
+  return FEATURE_CHANNELS.length * (WINDOW_OFFSETS_S.length + CONTEXT_FRACTIONS.length) + (set === 'v1' ? 2 : 0);
+}
+
+/** The eight per-test scaled channels (v1 keeps RER absolute: 1.0 means the same in every test). */
+export function scaledChannels(test: PreparedTest, set: FeatureSet): Float64Array[] {
   const { vo2, vco2, ve, peto2, petco2, end_index: end } = test;
   const veVo2 = new Float64Array(test.n);
   const veVco2 = new Float64Array(test.n);
@@ -40,30 +51,33 @@ export function scaledChannels(test: PreparedTest): Float64Array[] {
     minMaxScale(petco2, end),
     minMaxScale(veVo2, end),
     minMaxScale(veVco2, end),
-    rer,
+    set === 'v1' ? rer : minMaxScale(rer, end),
   ];
 }
 
 /**
  * Feature rows for grid indices `rows` (each within [0, end_index]), row-major Float32
- * [rows.length, FEATURE_COUNT]. Window points past either end of the analysed span are clamped to it,
- * so the recovery after the VO2 peak never enters the input.
+ * [rows.length, featureCount(set)]. Window points past either end of the analysed span are clamped
+ * to it, so the recovery after the VO2 peak never enters the input.
  */
-export function buildFeatures(test: PreparedTest, rows: readonly number[]): Float32Array {
-  const channels = scaledChannels(test);
+export function buildFeatures(test: PreparedTest, rows: readonly number[], set: FeatureSet): Float32Array {
+  const channels = scaledChannels(test, set);
   const end = test.end_index;
   const context = new Float64Array(FEATURE_CHANNELS.length * CONTEXT_FRACTIONS.length);
   let c = 0;
   for (const ch of channels) for (const f of CONTEXT_FRACTIONS) context[c++] = ch[Math.round(f * end)];
-  const out = new Float32Array(rows.length * FEATURE_COUNT);
+  const count = featureCount(set);
+  const out = new Float32Array(rows.length * count);
   let k = 0;
   for (const i of rows) {
     for (const ch of channels) {
       for (const off of WINDOW_OFFSETS_S) out[k++] = ch[Math.min(end, Math.max(0, i + off))];
     }
     for (let j = 0; j < context.length; j++) out[k++] = context[j];
-    out[k++] = end > 0 ? i / end : 0;
-    out[k++] = (end - i) / TIME_SCALE_S;
+    if (set === 'v1') {
+      out[k++] = end > 0 ? i / end : 0;
+      out[k++] = (end - i) / TIME_SCALE_S;
+    }
   }
   return out;
 }

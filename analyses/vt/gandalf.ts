@@ -4,7 +4,7 @@
  * on first use; single-threaded so the same input gives the same bits on every run.
  */
 import * as ort from 'onnxruntime-node';
-import { buildFeatures, FEATURE_COUNT } from './features.js';
+import { buildFeatures, featureCount, type FeatureSet } from './features.js';
 import type { DomainCurves } from './domain-crossings.js';
 import type { PreparedTest } from './preprocess.js';
 import type { RegisteredModel } from './registry.js';
@@ -38,6 +38,14 @@ export function sessionFor(model: RegisteredModel): Promise<ort.InferenceSession
   return session;
 }
 
+/** The feature set a card names (`preprocessing.feature_set`); v1 when the card names none. */
+export function featureSetOf(model: RegisteredModel): FeatureSet {
+  const named = (model.card.preprocessing as { feature_set?: string } | undefined)?.feature_set;
+  if (named === undefined || named === 'v1') return 'v1';
+  if (named === 'v2') return 'v2';
+  throw new InferenceError(`model ${model.card.name} ${model.card.version} names an unknown feature set ${named}`);
+}
+
 /** Per-second domain probabilities over the analysed span (grid indices 0..end_index). */
 export async function domainCurves(model: RegisteredModel, test: PreparedTest): Promise<DomainCurves> {
   let session: ort.InferenceSession;
@@ -48,7 +56,8 @@ export async function domainCurves(model: RegisteredModel, test: PreparedTest): 
   }
   const n = test.end_index + 1;
   const rows = Array.from({ length: n }, (_, i) => i);
-  const input = new ort.Tensor('float32', buildFeatures(test, rows), [n, FEATURE_COUNT]);
+  const set = featureSetOf(model);
+  const input = new ort.Tensor('float32', buildFeatures(test, rows, set), [n, featureCount(set)]);
   let probs: Float32Array;
   try {
     const out = await session.run({ [session.inputNames[0]]: input });

@@ -19,17 +19,29 @@ export const TRAIN_SETTINGS_SEED = 20261121;
 export const HELD_OUT_SETTINGS_SEED = 77_000_001;
 
 /**
+ * Where the training thresholds may sit (generator fractions). v1 (gandalf v0.1.0) spans roughly the
+ * generator's default placement; v2 spans far wider, so the position of a second in the test says
+ * little about its domain and the model must read the signals.
+ */
+export type TrainingVariant = 'v1' | 'v2';
+const THRESHOLD_RANGES: Record<TrainingVariant, { vt1: [number, number]; vt2_gap: number; vt2_max: number }> = {
+  v1: { vt1: [0.3, 0.68], vt2_gap: 0.12, vt2_max: 0.95 },
+  v2: { vt1: [0.2, 0.78], vt2_gap: 0.1, vt2_max: 0.97 },
+};
+
+/**
  * Training settings: fitness from sedentary to elite, all three protocols, rest and warm-up from
  * none to 5-6 min, thresholds placed anywhere plausible, breath-by-breath or 5/10/15-s averages,
  * noise, outlier breaths, gaps, oscillating ventilation, tests stopped before VT2 or before VT1.
  */
-export function trainingCohort(n: number): GeneratorOptions[] {
+export function trainingCohort(n: number, variant: TrainingVariant = 'v1'): GeneratorOptions[] {
   const r = seededRandom(TRAIN_SETTINGS_SEED);
   const u = (lo: number, hi: number) => lo + (hi - lo) * r();
+  const range = THRESHOLD_RANGES[variant];
   const out: GeneratorOptions[] = [];
   for (let i = 0; i < n; i++) {
     const protocol = PROTOCOLS[i % PROTOCOLS.length];
-    const vt1 = u(0.3, 0.68);
+    const vt1 = u(range.vt1[0], range.vt1[1]);
     const roll = r();
     const sampling: SamplingOption =
       roll < 0.45 ? { kind: 'breath' } : roll < 0.55 ? { kind: 'interval', interval_s: 2 } : { kind: 'averaged', window_s: [5, 10, 15][Math.floor(r() * 3)] };
@@ -43,7 +55,7 @@ export function trainingCohort(n: number): GeneratorOptions[] {
       recovery_s: Math.round(u(0, 300)),
       step_s: Math.round(protocol === 'treadmill' ? u(60, 180) : u(60, 240)),
       vt1_fraction: vt1,
-      vt2_fraction: u(vt1 + 0.12, 0.95),
+      vt2_fraction: u(vt1 + range.vt2_gap, range.vt2_max),
       vt1_present: r() > 0.05,
       vt2_present: r() > 0.15,
       sampling,
@@ -82,6 +94,38 @@ export function heldOutCohort(perCell: number): GeneratorOptions[] {
           sampling,
           vt2_present: r() > 0.1,
           gaps: r() < 0.2 ? 1 : 0,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Wide-placement held-out seeds are 9_500_000 + i. */
+export const HELD_OUT_WIDE_SEED_BASE = 9_500_000;
+const HELD_OUT_WIDE_SETTINGS_SEED = 77_000_002;
+
+/**
+ * A second held-out cohort that places VT1 anywhere from 22 to 75 % and VT2 from VT1 + 12 % to 95 %
+ * of the generator's range: a model that learned where thresholds usually sit, rather than how they
+ * show in the signals, fails here. Same protocols and fitness levels as heldOutCohort.
+ */
+export function heldOutWideCohort(perCell: number): GeneratorOptions[] {
+  const r = seededRandom(HELD_OUT_WIDE_SETTINGS_SEED);
+  const out: GeneratorOptions[] = [];
+  let i = 0;
+  for (const protocol of PROTOCOLS) {
+    for (const level of HELD_OUT_FITNESS_ML_MIN) {
+      for (let k = 0; k < perCell; k++) {
+        const vt1 = 0.22 + 0.53 * r();
+        out.push({
+          seed: HELD_OUT_WIDE_SEED_BASE + i++,
+          protocol,
+          vo2peak_ml_min: Math.round(level * (0.9 + 0.2 * r())),
+          exercise_s: Math.round(480 + 480 * r()),
+          sampling: r() < 0.5 ? { kind: 'breath' } : { kind: 'averaged', window_s: [5, 10, 15][Math.floor(r() * 3)] },
+          vt1_fraction: vt1,
+          vt2_fraction: vt1 + 0.12 + (0.95 - vt1 - 0.12) * r(),
         });
       }
     }

@@ -2,7 +2,7 @@
  * Turns generated tests into training rows: the gandalf feature vector of a second (built by the
  * service's own code, analyses/vt/features.ts) and the generator's true domain of that second.
  */
-import { buildFeatures, FEATURE_COUNT } from '../../analyses/vt/features.js';
+import { buildFeatures, featureCount, type FeatureSet } from '../../analyses/vt/features.js';
 import { prepareTest } from '../../analyses/vt/preprocess.js';
 import { generateTest } from '../../src/synthetic/generate.js';
 import type { GeneratorOptions } from '../../src/synthetic/types.js';
@@ -14,7 +14,7 @@ export interface Dataset {
 }
 
 /** One row every `stride` seconds of each test's analysed span (rest to the VO2 peak). */
-export function buildDataset(cohort: GeneratorOptions[], stride: number): Dataset {
+export function buildDataset(cohort: GeneratorOptions[], stride: number, set: FeatureSet): Dataset {
   const xs: Float32Array[] = [];
   const ys: number[] = [];
   for (const options of cohort) {
@@ -26,10 +26,10 @@ export function buildDataset(cohort: GeneratorOptions[], stride: number): Datase
       const t = test.t0_s + i;
       if (t < truth.domain_1hz.length) rows.push(i);
     }
-    xs.push(buildFeatures(test, rows));
+    xs.push(buildFeatures(test, rows, set));
     for (const i of rows) ys.push(truth.domain_1hz[test.t0_s + i]);
   }
-  const x = new Float32Array(ys.length * FEATURE_COUNT);
+  const x = new Float32Array(ys.length * featureCount(set));
   let offset = 0;
   for (const part of xs) {
     x.set(part, offset);

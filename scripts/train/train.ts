@@ -1,5 +1,5 @@
 /**
- * `npm run train [-- --version vX.Y.Z]`: trains the gandalf domain classifier on the synthetic
+ * `npm run train [-- --version vX.Y.Z] [--out models-dir]`: trains the gandalf domain classifier on the synthetic
  * training cohort and writes models/gandalf/<version>/model.onnx and card.json. Everything is
  * seeded (cohort settings, generator, weight initialisation, shuffling), so the same command gives
  * the same weights bit for bit. The card is written with status `research`; only
@@ -9,38 +9,49 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONTEXT_FRACTIONS, FEATURE_CHANNELS, FEATURE_COUNT, WINDOW_OFFSETS_S } from '../../analyses/vt/features.js';
+import { CONTEXT_FRACTIONS, FEATURE_CHANNELS, featureCount, WINDOW_OFFSETS_S, type FeatureSet } from '../../analyses/vt/features.js';
 import { VT_CHANNELS } from '../../analyses/vt/preprocess.js';
-import { TRAIN_SEED_BASE, TRAIN_SETTINGS_SEED, trainingCohort } from './cohorts.js';
+import { TRAIN_SEED_BASE, TRAIN_SETTINGS_SEED, trainingCohort, type TrainingVariant } from './cohorts.js';
 import { buildDataset } from './dataset.js';
 import { Mlp, seededRandom, type TrainOptions } from './mlp.js';
 import { mlpToOnnx } from './onnx-writer.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Training recipe; recorded verbatim in the card. */
-const RECIPE = {
-  tests: 720,
-  validation_tests: 60,
-  stride_s: 3,
-  hidden: [48, 32],
-  epochs: 14,
-  batch: 128,
-  learningRate: 2e-3,
-  weightDecay: 1e-5,
-  seed: 4242,
+interface Recipe {
+  feature_set: FeatureSet;
+  cohort: TrainingVariant;
+  tests: number;
+  validation_tests: number;
+  stride_s: number;
+  hidden: number[];
+  epochs: number;
+  batch: number;
+  learningRate: number;
+  weightDecay: number;
+  seed: number;
+}
+
+/** One recipe per published version, recorded verbatim in its card, so every version can be rebuilt. */
+const RECIPES: Record<string, Recipe> = {
+  'v0.1.0': { feature_set: 'v1', cohort: 'v1', tests: 720, validation_tests: 60, stride_s: 3, hidden: [48, 32], epochs: 14, batch: 128, learningRate: 2e-3, weightDecay: 1e-5, seed: 4242 },
+  'v0.2.0': { feature_set: 'v2', cohort: 'v2', tests: 840, validation_tests: 60, stride_s: 3, hidden: [48, 32], epochs: 14, batch: 128, learningRate: 2e-3, weightDecay: 1e-5, seed: 4243 },
 };
+const LATEST_RECIPE = 'v0.2.0';
 
 function argValue(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
 }
 
-const version = argValue('--version', 'v0.1.0');
+const version = argValue('--version', LATEST_RECIPE);
+const RECIPE = RECIPES[version];
+if (!RECIPE) throw new Error(`no recipe for ${version}; known: ${Object.keys(RECIPES).join(', ')}`);
+const FEATURE_COUNT = featureCount(RECIPE.feature_set);
 const started = Date.now();
-const cohort = trainingCohort(RECIPE.tests + RECIPE.validation_tests);
-const train = buildDataset(cohort.slice(0, RECIPE.tests), RECIPE.stride_s);
-const validation = buildDataset(cohort.slice(RECIPE.tests), RECIPE.stride_s);
+const cohort = trainingCohort(RECIPE.tests + RECIPE.validation_tests, RECIPE.cohort);
+const train = buildDataset(cohort.slice(0, RECIPE.tests), RECIPE.stride_s, RECIPE.feature_set);
+const validation = buildDataset(cohort.slice(RECIPE.tests), RECIPE.stride_s, RECIPE.feature_set);
 console.log(`training rows ${train.y.length} from ${train.tests} tests; validation rows ${validation.y.length}`);
 
 const random = seededRandom(RECIPE.seed);
@@ -69,7 +80,8 @@ const onnx = mlpToOnnx(model.toDense(), {
   producer: 'cpet-analysis-service scripts/train',
   doc: `gandalf ${version}: per-second moderate/heavy/severe probabilities`,
 });
-const dir = join(ROOT, 'models', 'gandalf', version);
+// --out writes elsewhere (e.g. to check that a rebuild matches the committed weights bit for bit).
+const dir = join(argValue('--out', join(ROOT, 'models')), 'gandalf', version);
 mkdirSync(dir, { recursive: true });
 writeFileSync(join(dir, 'model.onnx'), onnx);
 const card = {
@@ -85,7 +97,11 @@ const card = {
     grid: '1 Hz linear interpolation (src/signal/resample.ts), gaps filled linearly',
     cleaning: '15-s running median (cough and swallow breaths), then 21-s centred mean',
     span: 'from the first second to the 30-s VO2 peak; recovery is never input',
-    scaling: 'min-max per test over the span, per channel; RER kept absolute',
+    feature_set: RECIPE.feature_set,
+    scaling:
+      RECIPE.feature_set === 'v1'
+        ? 'min-max per test over the span, per channel; RER kept absolute; plus two position features'
+        : 'min-max per test over the span, every channel including RER; no position features',
     feature_channels: [...FEATURE_CHANNELS],
     window_offsets_s: [...WINDOW_OFFSETS_S],
     context_fractions: [...CONTEXT_FRACTIONS],
@@ -94,7 +110,7 @@ const card = {
   },
   architecture: { kind: 'mlp', layers: [FEATURE_COUNT, ...RECIPE.hidden, 3], activations: 'relu, relu, softmax', onnx: 'Gemm/Relu/Softmax, opset 17' },
   training: {
-    data: 'synthetic tests from src/synthetic/generate.ts (scripts/train/cohorts.ts trainingCohort)',
+    data: `synthetic tests from src/synthetic/generate.ts (scripts/train/cohorts.ts trainingCohort, variant ${RECIPE.cohort})`,
     settings_seed: TRAIN_SETTINGS_SEED,
     test_seeds: `${TRAIN_SEED_BASE}..${TRAIN_SEED_BASE + RECIPE.tests + RECIPE.validation_tests - 1}`,
     recipe: RECIPE,
