@@ -7,6 +7,7 @@ import type { Recording } from '../recording/recording.js';
 import { chooseFormat, type Candidate } from './detect.js';
 import { FileView } from './file-view.js';
 import type { FormatPlugin } from './format-plugin.js';
+import { CANONICAL_RECOVERY } from './recovery.js';
 
 export const UPLOAD_LIMITS = {
   max_upload_bytes: 25 * 1024 * 1024,
@@ -29,7 +30,7 @@ export async function readUpload(filename: string, bytes: Buffer, formats: reado
     });
   }
   if (bytes.length === 0) {
-    throw new ServiceError('UNSUPPORTED_FORMAT', 'The file is empty.', {});
+    throw new ServiceError('UNSUPPORTED_FORMAT', 'The file is empty.', { candidates: [], recovery: CANONICAL_RECOVERY });
   }
   const file = new FileView(filename, bytes);
   const { plugin, candidates } = chooseFormat(file, formats);

@@ -132,8 +132,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Handle returned by an upload.
-                 * @example cpet_9f2c41d07a5e4b8c
+                 * @description Handle returned by an upload (a UUID).
+                 * @example 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34
                  */
                 cpet_id: components["parameters"]["CpetId"];
             };
@@ -162,8 +162,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Handle returned by an upload.
-                 * @example cpet_9f2c41d07a5e4b8c
+                 * @description Handle returned by an upload (a UUID).
+                 * @example 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34
                  */
                 cpet_id: components["parameters"]["CpetId"];
             };
@@ -195,8 +195,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Handle returned by an upload.
-                 * @example cpet_9f2c41d07a5e4b8c
+                 * @description Handle returned by an upload (a UUID).
+                 * @example 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34
                  */
                 cpet_id: components["parameters"]["CpetId"];
             };
@@ -257,8 +257,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Handle returned by an upload.
-                 * @example cpet_9f2c41d07a5e4b8c
+                 * @description Handle returned by an upload (a UUID).
+                 * @example 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34
                  */
                 cpet_id: components["parameters"]["CpetId"];
             };
@@ -288,8 +288,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Handle returned by an upload.
-                 * @example cpet_9f2c41d07a5e4b8c
+                 * @description Handle returned by an upload (a UUID).
+                 * @example 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34
                  */
                 cpet_id: components["parameters"]["CpetId"];
             };
@@ -1210,9 +1210,9 @@ export interface components {
                 /**
                  * @example {
                  *       "error": "CPET_NOT_FOUND",
-                 *       "message": "No recording cpet_9f2c41d07a5e4b8c for this key; it may have expired or been deleted.",
+                 *       "message": "No recording 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34 for this key; it may have expired or been deleted.",
                  *       "context": {
-                 *         "cpet_id": "cpet_9f2c41d07a5e4b8c"
+                 *         "cpet_id": "7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34"
                  *       }
                  *     }
                  */
@@ -1399,8 +1399,8 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Handle returned by an upload.
-         * @example cpet_9f2c41d07a5e4b8c
+         * @description Handle returned by an upload (a UUID).
+         * @example 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34
          */
         CpetId: string;
         /** @description The signed one-shot ticket from `POST /v1/uploads` (the last segment of `upload_url`). */
@@ -1552,8 +1552,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Handle returned by an upload.
-                 * @example cpet_9f2c41d07a5e4b8c
+                 * @description Handle returned by an upload (a UUID).
+                 * @example 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34
                  */
                 cpet_id: components["parameters"]["CpetId"];
             };
@@ -1575,8 +1575,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Handle returned by an upload.
-                 * @example cpet_9f2c41d07a5e4b8c
+                 * @description Handle returned by an upload (a UUID).
+                 * @example 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34
                  */
                 cpet_id: components["parameters"]["CpetId"];
             };
@@ -1592,7 +1592,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "cpet_id": "cpet_9f2c41d07a5e4b8c",
+                     *       "cpet_id": "7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34",
                      *       "deleted": true
                      *     }
                      */
@@ -1622,8 +1622,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Handle returned by an upload.
-                 * @example cpet_9f2c41d07a5e4b8c
+                 * @description Handle returned by an upload (a UUID).
+                 * @example 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34
                  */
                 cpet_id: components["parameters"]["CpetId"];
             };
@@ -1639,7 +1639,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "cpet_id": "cpet_9f2c41d07a5e4b8c",
+                     *       "cpet_id": "7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34",
                      *       "grid": "raw",
                      *       "max_points": 500,
                      *       "downsampling": "none",
@@ -1680,8 +1680,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Handle returned by an upload.
-                 * @example cpet_9f2c41d07a5e4b8c
+                 * @description Handle returned by an upload (a UUID).
+                 * @example 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34
                  */
                 cpet_id: components["parameters"]["CpetId"];
             };
@@ -1756,8 +1756,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Handle returned by an upload.
-                 * @example cpet_9f2c41d07a5e4b8c
+                 * @description Handle returned by an upload (a UUID).
+                 * @example 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34
                  */
                 cpet_id: components["parameters"]["CpetId"];
             };
@@ -1785,7 +1785,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "cpet_id": "cpet_9f2c41d07a5e4b8c",
+                     *       "cpet_id": "7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34",
                      *       "metrics": {
                      *         "vo2max": {
                      *           "status": "ok",
@@ -1830,8 +1830,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Handle returned by an upload.
-                 * @example cpet_9f2c41d07a5e4b8c
+                 * @description Handle returned by an upload (a UUID).
+                 * @example 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34
                  */
                 cpet_id: components["parameters"]["CpetId"];
             };
@@ -1847,7 +1847,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "cpet_id": "cpet_9f2c41d07a5e4b8c",
+                     *       "cpet_id": "7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34",
                      *       "model": "gandalf",
                      *       "model_version": "v0.1.0",
                      *       "t_s": [

@@ -14,7 +14,7 @@ import type { Config } from '../config.js';
 import { ServiceError } from '../errors.js';
 import type { operations } from '../generated/api.js';
 import { createMetricRegistry } from '../metrics/registry.js';
-import { loadApiDocument, llmsFullText, llmsText, publicDocument } from '../openapi/document.js';
+import { loadApiDocument, llmsFullText, llmsText, publicDocument, withFormatIds } from '../openapi/document.js';
 import { loadPlugins } from '../plugins.js';
 import { openStore, type Store } from '../store/store.js';
 import { createTaskRunner } from '../workers/pool.js';
@@ -43,7 +43,8 @@ export async function createService(config: Config, options: { store?: Store; na
   const store = options.store ?? (await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, namespace: options.namespace, now: config.now }));
   const plugins = await loadPlugins({ packages: config.formatPackages });
   const metrics = createMetricRegistry(plugins.analyses.flatMap((a) => a.metrics ?? []));
-  const document = loadApiDocument();
+  // Format plugins from npm packages join the document's format-id enum.
+  const document = withFormatIds(loadApiDocument(), plugins.formats.map((f) => f.meta.id));
   const runner = createTaskRunner(config.workers);
   const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const deps: ServiceDeps = {

@@ -17,10 +17,10 @@ type ComputeRequest = components['schemas']['ComputeRequest'];
 
 const ANALYSIS_NAMES: readonly string[] = ['vt', 'eov', 'substrate'];
 
-/** POST /v1/cpet/{cpet_id}/analyze. An omitted `analyses` runs every installed analysis the key is licensed for. */
+/** POST /v1/cpet/{cpet_id}/analyze. An omitted `analyses` runs every installed analysis the key is licensed for, in the order vt, eov, substrate. */
 export async function analyze(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string, body: AnalyzeRequest): Promise<Reply> {
   const installed = deps.plugins.analyses.map((a) => a.name as string);
-  const asked = (body.analyses as string[] | undefined) ?? installed.filter((n) => (key.products as string[]).includes(n));
+  const asked = (body.analyses as string[] | undefined) ?? ANALYSIS_NAMES.filter((n) => installed.includes(n) && (key.products as string[]).includes(n));
   const unknown = asked.filter((n) => !ANALYSIS_NAMES.includes(n) || !installed.includes(n));
   if (unknown.length > 0) {
     throw new ServiceError('UNKNOWN_ANALYSIS', `Unknown analysis ${unknown.map((n) => `"${n}"`).join(', ')}; known: ${installed.join(', ') || 'none installed'}.`, {
