@@ -7,6 +7,7 @@ import { loadPlugins, PROJECT_ROOT } from '../../src/plugins.js';
 import type { Recording } from '../../src/recording/recording.js';
 import { detectPhases } from '../../src/signal/phases.js';
 import { generateTest } from '../../src/synthetic/generate.js';
+import { generateSample, generateSampleTest } from '../../src/synthetic/sample.js';
 import type { Protocol } from '../../src/synthetic/types.js';
 
 /** A copy of the recording without file markers and without the named work channels. */
@@ -134,10 +135,16 @@ describe('detectPhases', () => {
     expect(Math.abs(a.exercise.t_end_s - b.exercise.t_end_s)).to.be.at.most(b.expected_error_s);
   });
 
-  it('finds an exercise phase in every committed canonical JSON fixture', async () => {
+  it('reads the phases of the public sample and of every committed canonical JSON fixture', async () => {
+    const { formats } = await loadPlugins();
+    const sample = generateSample(false);
+    const fromSample = detectPhases((await readUpload(sample.filename, Buffer.from(sample.content), formats)).recording)!;
+    const truth = generateSampleTest(false).truth.phases;
+    expect(fromSample.method).to.equal('file markers');
+    expect(fromSample.exercise.t_start_s).to.be.closeTo(truth.warmup_end_s, fromSample.expected_error_s);
+    expect(fromSample.exercise.t_end_s).to.be.closeTo(truth.exercise_end_s, fromSample.expected_error_s);
     const dir = join(PROJECT_ROOT, 'formats', 'canonical-json', 'fixtures');
     const cases = existsSync(dir) ? readdirSync(dir).filter((c) => existsSync(join(dir, c, 'input.json'))) : [];
-    const { formats } = await loadPlugins();
     for (const c of cases) {
       const { recording } = await readUpload('input.json', readFileSync(join(dir, c, 'input.json')), formats);
       const p = detectPhases(recording);
