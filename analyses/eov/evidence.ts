@@ -189,8 +189,8 @@ export function measureEvent(track: Track, s: Scalogram, g: GridChannels, side: 
 }
 
 /**
- * Peak period and half-power band of the event's time-averaged wavelet power, with a parabola
- * through the log-period maximum; clarity is read at the peak. The detrend scales a pure tone's
+ * Peak period and half-power band of the event's time-averaged wavelet power (over the local noise
+ * level), with a parabola through the log-period maximum; clarity is read at the peak. The detrend scales a pure tone's
  * power by one constant at every scale, so the peak stays at the tone's own period.
  */
 function eventSpectrum(s: Scalogram, track: Track): { period: number; lo: number; hi: number; clarity: number; localClarity: number } {
@@ -198,7 +198,13 @@ function eventSpectrum(s: Scalogram, track: Track): { period: number; lo: number
   const i1 = track.i[track.i.length - 1];
   const m = s.periods_s.length;
   const c = new Float64Array(m);
-  for (let j = 0; j < m; j++) c[j] = meanRange(s.power[j], i0, i1);
+  // Power over the local noise level, so a burst of breath noise inside the event does not smear
+  // its spectrum towards the short periods.
+  for (let j = 0; j < m; j++) {
+    let sum = 0;
+    for (let i = i0; i <= i1; i++) sum += s.power[j][i] / s.weight[i];
+    c[j] = sum / (i1 - i0 + 1);
+  }
   // The peak is sought along the periods the ridge itself visited, never elsewhere in the band.
   let jb = -1;
   for (const j of new Set(track.j)) if (jb < 0 || c[j] > c[jb]) jb = j;
