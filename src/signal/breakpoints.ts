@@ -143,15 +143,9 @@ function hingeSearch(order: number[], x: ArrayLike<number>, mx: number, my: numb
     const sHH = sxx[n] - sxx[k] - 2 * xk * (sx[n] - sx[k]) + xk * xk * m;
     const sXH = sxx[n] - sxx[k] - xk * (sx[n] - sx[k]);
     const sHY = sxy[n] - sxy[k] - xk * (sy[n] - sy[k]);
-    const A = [
-      [n, sx[n], sH],
-      [sx[n], sxx[n], sXH],
-      [sH, sXH, sHH],
-    ];
-    const rhs = [sy[n], sxy[n], sHY];
-    const coef = solve3(A, rhs);
+    const coef = solveSymmetric3(n, sx[n], sH, sxx[n], sXH, sHH, sy[n], sxy[n], sHY);
     if (!coef) continue;
-    const sse = syy[n] - (coef[0] * rhs[0] + coef[1] * rhs[1] + coef[2] * rhs[2]);
+    const sse = syy[n] - (coef[0] * sy[n] + coef[1] * sxy[n] + coef[2] * sHY);
     if (sse < bestSse) {
       bestSse = sse;
       best = k;
@@ -174,14 +168,20 @@ function hingeSearch(order: number[], x: ArrayLike<number>, mx: number, my: numb
   };
 }
 
-/** Solves a 3 x 3 linear system by Cramer's rule; null when singular. */
-function solve3(A: number[][], r: number[]): [number, number, number] | null {
-  const det = (m: number[][]) =>
-    m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
-  const d = det(A);
-  if (!Number.isFinite(d) || Math.abs(d) < 1e-12) return null;
-  const col = (j: number) => A.map((row, i) => row.map((v, jj) => (jj === j ? r[i] : v)));
-  return [det(col(0)) / d, det(col(1)) / d, det(col(2)) / d];
+/**
+ * Solves [[a, b, c], [b, d, e], [c, e, f]] x = r (the normal equations) by cofactors, without
+ * allocating matrices (it runs once per candidate knot); null when (nearly) singular.
+ */
+function solveSymmetric3(a: number, b: number, c: number, d: number, e: number, f: number, r0: number, r1: number, r2: number): [number, number, number] | null {
+  const c11 = d * f - e * e;
+  const c12 = c * e - b * f;
+  const c13 = b * e - c * d;
+  const c22 = a * f - c * c;
+  const c23 = b * c - a * e;
+  const c33 = a * d - b * b;
+  const det = a * c11 + b * c12 + c * c13;
+  if (!(Math.abs(det) > 1e-12 * Math.abs(a * d * f))) return null;
+  return [(c11 * r0 + c12 * r1 + c13 * r2) / det, (c12 * r0 + c22 * r1 + c23 * r2) / det, (c13 * r0 + c23 * r1 + c33 * r2) / det];
 }
 
 /** A breakpoint located in a recording, with whether it passes its acceptance rule. */
