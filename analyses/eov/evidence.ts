@@ -122,6 +122,7 @@ export interface MeasuredEvent {
   local_clarity: number;
 }
 
+/** How the loop-gain margin is estimated, reported beside it. */
 export const LOOP_GAIN_METHOD =
   'delay-loop model VE(t) = -G VE(t - T/2) + noise (Khoo et al., J Appl Physiol 1982): G is minus the autocorrelation of detrended VE at half the period over the event; 0 = stable, 1 = self-sustaining';
 

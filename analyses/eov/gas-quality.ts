@@ -10,6 +10,7 @@ const PETCO2_MAX_MMHG = 70;
 /** A trace whose standard deviation is below this is flat (a stuck analyser), mmHg. */
 const FLAT_SD_MMHG = 0.2;
 
+/** Verdict on the PetCO2 trace and the sentence behind it. */
 export interface GasQuality {
   verdict: 'good' | 'acceptable' | 'poor';
   note: string;

@@ -11,14 +11,17 @@ export const CORRA_MIN_FRACTION = 0.6;
 /** Corrà 2002: amplitude as a fraction of mean resting VE. */
 export const CORRA_MIN_AMPLITUDE_OF_REST = 0.15;
 
+/** `none`, `intermittent` (Leite 2003 only) or `sustained` (Corrà 2002 / Guazzi fired). */
 export type Grade = 'none' | 'intermittent' | 'sustained';
 
+/** One published definition: whether it fired and the figures that decided it. */
 export interface DefinitionVerdict {
   name: string;
   fired: boolean;
   reason: string;
 }
 
+/** The grade, the burden and every definition's verdict. */
 export interface Grading {
   grade: Grade;
   /** Fraction of exercise covered by graded oscillation (0..1), before medication adjustment. */

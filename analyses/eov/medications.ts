@@ -21,6 +21,7 @@ export const MEDICATION_FACTORS: Readonly<Record<string, number>> = {
   theophylline: 1.0,
 };
 
+/** What the requested medications did to the burden. */
 export interface MedicationAdjustment {
   recognised: string[];
   unrecognised: string[];

@@ -7,6 +7,7 @@ import type { RefusalCode } from '../../src/errors.js';
 import { coverage, type Recording } from '../../src/recording/recording.js';
 import { oscillationBand, GRADED_PERIOD_MIN_S, type OscillationBand } from '../../src/signal/oscillation-band.js';
 
+/** Channels EOV cannot run without (PetCO2 corroborates; VE alone is never analysed). */
 export const REQUIRED_CHANNELS = ['VE', 'PetCO2'] as const;
 /** Coverage below which VE or PetCO2 cannot carry the analysis (spec section 8). */
 export const MIN_COVERAGE = 0.8;
@@ -20,6 +21,7 @@ export function maxGapFor(interval_s: number): number {
   return Math.max(MAX_GAP_S, 2.5 * interval_s);
 }
 
+/** A refusal in the spec's shape (section 7). */
 export interface Refusal {
   error: RefusalCode;
   message: string;

@@ -21,6 +21,7 @@ const MAX_NOTCHED_PEAKS = 3;
 /** Notched peaks are at least this many octaves apart, so their notches do not overlap. */
 const NOTCH_SEPARATION_OCTAVES = 0.5;
 
+/** Wavelet power of detrended VE over the band, with the backgrounds clarity is read against. */
 export interface Scalogram {
   periods_s: Float64Array;
   /** power[j][i]: |W|^2 at periods_s[j], grid point i. */
