@@ -8,6 +8,7 @@ import { type GasBreakpoint, rcpBreakpoint, vSlope } from '../../signal/breakpoi
 import type { PhaseBoundaries } from '../../signal/phases.js';
 import { centeredTimeMean } from '../../signal/smooth.js';
 import type { MetricEntry } from '../metric-entry.js';
+import { cleaned } from '../cleaned.js';
 import { phasesOf } from '../phases-of.js';
 import { ok, round, unavailable } from '../result.js';
 import { peakWindow, peakWindowS } from './peak-window.js';
@@ -58,14 +59,14 @@ function rerCrossing(c: Context): Point | string {
   const rer = (i: number) => vco2[i] / vo2[i];
   const early = idx.filter((i) => c.rec.t_s[i] <= c.phases.exercise.t_start_s + SKIP_START_S && Number.isFinite(rer(i)));
   if (early.length && early.every((i) => rer(i) >= 1)) return 'RER is already at or above 1.0 at the start of exercise (hyperventilation or a short warm-up), so no crossing can be placed';
+  // The next exercise sample below 1.0 after each one, from the end, so the hold test is O(1).
+  const nextBelow = new Int32Array(idx.length + 1).fill(idx.length);
+  for (let k = idx.length - 1; k >= 0; k--) nextBelow[k] = rer(idx[k]) < 1 ? k : nextBelow[k + 1];
   for (let k = 0; k < idx.length; k++) {
     const i = idx[k];
     if (!(rer(i) >= 1) || c.rec.t_s[i] < c.phases.exercise.t_start_s + SKIP_START_S) continue;
-    let held = true;
-    for (let m = k + 1; m < idx.length && c.rec.t_s[idx[m]] <= c.rec.t_s[i] + RER_HOLD_S; m++) {
-      if (rer(idx[m]) < 1) held = false;
-    }
-    if (held) return pointAt(c, c.rec.t_s[i], vo2[i], { rer: round(rer(i), 3) });
+    const below = nextBelow[k + 1];
+    if (below === idx.length || c.rec.t_s[idx[below]] > c.rec.t_s[i] + RER_HOLD_S) return pointAt(c, c.rec.t_s[i], vo2[i], { rer: round(rer(i), 3) });
   }
   return 'RER never stays at or above 1.0 during exercise';
 }
@@ -112,7 +113,8 @@ export const landmarks: MetricEntry = {
     const phases = phasesOf(rec);
     if (!phases) return unavailable('INSUFFICIENT_SIGNAL', 'landmarks: no exercise phase could be found, and every landmark is an exercise landmark.', { needs: 'an exercise phase' });
     const vo2 = channel(rec, 'VO2') ?? [];
-    const peak = peakWindow(rec, vo2, null, peakWindowS(rec));
+    // The same peak as vo2max: cough breaths masked first.
+    const peak = peakWindow(rec, cleaned(rec, 'VO2'), null, peakWindowS(rec));
     if (!peak) return unavailable('INSUFFICIENT_SIGNAL', 'landmarks: no 30-s window holds enough VO2 samples for a VO2peak.', { window_s: peakWindowS(rec) });
     const c: Context = { rec, phases, vo2Smooth: centeredTimeMean(rec.t_s, vo2, LANDMARK_SMOOTHING_S), vo2peak: peak.value };
     const bouts = phases.exercise_bouts ?? 1;
