@@ -90,6 +90,13 @@ describe('metric entries', () => {
     }
   });
 
+  it('gives landmarks the same VO2peak as vo2max', () => {
+    const reg = createMetricRegistry();
+    const { recording } = generateTest({ seed: 4 });
+    const r = reg.compute(recording, ['vo2max', 'landmarks']);
+    expect(value<{ vo2peak: number }>(r.landmarks).vo2peak).to.equal(value<number>(r.vo2max));
+  });
+
   it('refuses the breakpoints of an incremental test on an interval test, and keeps the rest', () => {
     const { recording } = generateTest({ seed: 2 });
     const rec: Recording = structuredClone(recording);
