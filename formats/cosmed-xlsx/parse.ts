@@ -5,20 +5,11 @@
  */
 import { parserError } from '../../src/errors.js';
 import { findColumn, normaliseHeader } from '../../src/formats/columns.js';
+import { decideUnit } from '../../src/formats/decide-unit.js';
 import type { FileView, Sheet } from '../../src/formats/file-view.js';
 import { buildRecording } from '../../src/recording/build.js';
 import type { ChannelData, ChannelName, EmbeddedThreshold, ParserFlag, PhaseName, Recording, Subject } from '../../src/recording/recording.js';
-import {
-  excelDayFractionToSeconds,
-  gasFlowFactorToMl,
-  inferGasFlowFactor,
-  inferPressureFactor,
-  normaliseUnit,
-  parseClock,
-  parseNumber,
-  pressureFactorToMmhg,
-  scale,
-} from '../../src/recording/units.js';
+import { excelDayFractionToSeconds, gasFlowFactorToMl, parseClock, parseNumber, scale } from '../../src/recording/units.js';
 import { METADATA_COLUMNS, metadataLabel, timeColumn } from './sheet-layout.js';
 
 /** COSMED column names, Omnia German and English and PFT Suite, first match wins. */
@@ -146,55 +137,7 @@ function readTimes(cells: unknown[], flags: ParserFlag[]): (number | null)[] {
   });
 }
 
-/**
- * The one place units are decided: from the units row (row 2) when it names one, else from magnitude
- * with a flag. A load column in anything but watts is never read as load.
- */
-function decideUnit(name: ChannelName, unit: string, values: (number | null)[], flags: ParserFlag[]): { factor: number; unit_in: string } | { reject: string } {
-  const u = normaliseUnit(unit);
-  const stated = unit.trim();
-  switch (name) {
-    case 'VO2':
-    case 'VCO2': {
-      const f = gasFlowFactorToMl(unit);
-      if (f !== null) return { factor: f, unit_in: stated };
-      const inferred = inferGasFlowFactor(values);
-      if (!inferred) return { reject: `${name} unit "${stated}" not recognised and its magnitude does not tell` };
-      flags.push({ code: 'unit_inferred', detail: `${name} unit "${stated}" not recognised; read as ${inferred.inferred} from its magnitude` });
-      return { factor: inferred.factor, unit_in: inferred.inferred };
-    }
-    case 'PetO2':
-    case 'PetCO2': {
-      const f = pressureFactorToMmhg(unit);
-      if (f !== null) return { factor: f, unit_in: stated };
-      const inferred = inferPressureFactor(values);
-      if (!inferred) return { reject: `${name} unit "${stated}" not recognised and its magnitude does not tell` };
-      flags.push({ code: 'unit_inferred', detail: `${name} unit "${stated}" not recognised; read as ${inferred.inferred} from its magnitude` });
-      return { factor: inferred.factor, unit_in: inferred.inferred };
-    }
-    case 'Load':
-      if (u === 'watt' || u === 'w' || u === 'watts') return { factor: 1, unit_in: stated };
-      return { reject: `the load column's unit "${stated}" is not watts` };
-    case 'Speed':
-      // spiro: "Kmh*10" holds tenths of km/h.
-      if (u === 'kmh*10') return { factor: 0.1, unit_in: stated };
-      if (u === 'mph') return { factor: 1.609344, unit_in: stated };
-      if (u === 'm/s') return { factor: 3.6, unit_in: stated };
-      return known(name, u === 'kmh' || u === 'km/h', stated, 'km/h', flags);
-    case 'VT':
-      if (u === 'ml') return { factor: 0.001, unit_in: stated };
-      return known(name, u === 'l', stated, 'L', flags);
-    case 'VE':
-      return known(name, u === 'l/min', stated, 'L/min', flags);
-    default:
-      return { factor: 1, unit_in: stated };
-  }
-}
 
-function known(name: ChannelName, ok: boolean, stated: string, canonical: string, flags: ParserFlag[]): { factor: number; unit_in: string } {
-  if (!ok) flags.push({ code: 'unit_assumed', detail: `${name} unit "${stated}" not recognised; assumed ${canonical}` });
-  return { factor: 1, unit_in: ok ? stated : canonical };
-}
 
 /**
  * SpO2 of 0 % and a load of 0 W for a whole test are what COSMED writes when no oximeter or

@@ -5,10 +5,11 @@
  */
 import { parserError } from '../../src/errors.js';
 import { findAllColumns, findColumn } from '../../src/formats/columns.js';
+import { decideUnit } from '../../src/formats/decide-unit.js';
 import type { FileView } from '../../src/formats/file-view.js';
 import { buildRecording, median } from '../../src/recording/build.js';
 import type { ChannelData, ChannelName, ParserFlag, PhaseName, Recording, SamplingMethod, Subject } from '../../src/recording/recording.js';
-import { decimalMinutesToSeconds, gasFlowFactorToMl, inferGasFlowFactor, inferPressureFactor, normaliseUnit, parseClock, parseNumber, pressureFactorToMmhg, scale } from '../../src/recording/units.js';
+import { decimalMinutesToSeconds, normaliseUnit, parseClock, parseNumber, scale } from '../../src/recording/units.js';
 import { cellText, parvoGrid } from './grid.js';
 
 /** Column names as TrueOne writes them (line 2 of the column header), first match wins. */
@@ -125,52 +126,7 @@ function pickVe(names: string[], qualifiers: string[]): number {
   return all.find((i) => qualifiers[i] === 'BTPS') ?? all[0] ?? -1;
 }
 
-/**
- * The one place units are decided: from the unit line when it names one, else from magnitude with a
- * flag. A Load column whose unit is not watts (kcal, kJ) is never read as load.
- */
-function decideUnit(name: ChannelName, unit: string, values: (number | null)[], flags: ParserFlag[]): { factor: number; unit_in: string } | { reject: string } {
-  const u = normaliseUnit(unit);
-  const stated = unit.trim();
-  switch (name) {
-    case 'VO2':
-    case 'VCO2': {
-      const f = gasFlowFactorToMl(unit);
-      if (f !== null) return { factor: f, unit_in: stated };
-      const inferred = inferGasFlowFactor(values);
-      if (!inferred) return { reject: `${name} has no unit and no telling magnitude` };
-      flags.push({ code: 'unit_inferred', detail: `${name} unit "${stated}" not recognised; read as ${inferred.inferred} from its magnitude` });
-      return { factor: inferred.factor, unit_in: inferred.inferred };
-    }
-    case 'PetO2':
-    case 'PetCO2': {
-      const f = pressureFactorToMmhg(unit);
-      if (f !== null) return { factor: f, unit_in: stated };
-      const inferred = inferPressureFactor(values);
-      if (!inferred) return { reject: `${name} has no unit and no telling magnitude` };
-      flags.push({ code: 'unit_inferred', detail: `${name} unit "${stated}" not recognised; read as ${inferred.inferred} from its magnitude` });
-      return { factor: inferred.factor, unit_in: inferred.inferred };
-    }
-    case 'Load':
-      if (u === 'w' || u === 'watt' || u === 'watts') return { factor: 1, unit_in: stated };
-      return { reject: `the ${stated || 'unitless'} column is not a work rate in watts` };
-    case 'VT':
-      if (u === 'ml') return { factor: 0.001, unit_in: stated };
-      return unitOrAssumed(name, u === 'l', stated, 'L', flags);
-    case 'VE':
-      return unitOrAssumed(name, u === 'l/min', stated, 'L/min', flags);
-    case 'Speed':
-      if (u === 'mph') return { factor: 1.609344, unit_in: stated };
-      return unitOrAssumed(name, u === 'km/h' || u === 'kph', stated, 'km/h', flags);
-    default:
-      return { factor: 1, unit_in: stated };
-  }
-}
 
-function unitOrAssumed(name: ChannelName, known: boolean, stated: string, canonical: string, flags: ParserFlag[]): { factor: number; unit_in: string } {
-  if (!known) flags.push({ code: 'unit_assumed', detail: `${name} unit "${stated}" not recognised; assumed ${canonical}` });
-  return { factor: 1, unit_in: known ? stated : canonical };
-}
 
 /** VE written STPD is brought to BTPS with the file's own "STPD to BTPS" factor (header block). */
 function veToBtps(header: unknown[][], values: (number | null)[], flags: ParserFlag[]): (number | null)[] {
