@@ -5,7 +5,8 @@
  *      never used in training; 3 protocols x 4 fitness levels x N tests),
  *   2. a second held-out synthetic cohort with thresholds placed far more widely (heldOutWideCohort),
  *      which a model that learned the usual threshold position instead of the signals fails, and
- *   3. the real labelled tests (test/fixtures/vt/), reported per test as a check, never tuned on.
+ *   3. the real labelled tests (test/fixtures/vt/), reported per test as a check, never tuned on, and
+ *   4. a sanity check on every real vendor file of the format plugins (scripts/train/vendor-sanity.ts).
  * Prints the gate table (spec rule 4). With --write, records the evaluation in each model card; a
  * card is (or stays) production only when every unseen cohort of at least 30 tests clears all four
  * limits for VT1 and VT2 (the two real tests are too few to count and are reported as a check), and a
@@ -23,6 +24,7 @@ import { generateTest } from '../src/synthetic/generate.js';
 import { agreement, type Pair } from './train/agreement.js';
 import { heldOutCohort, heldOutWideCohort } from './train/cohorts.js';
 import { realTests } from './train/real-tests.js';
+import { sanity, vendorFiles } from './train/vendor-sanity.js';
 
 function argValue(name: string): string | null {
   const i = process.argv.indexOf(name);
@@ -68,7 +70,8 @@ const syntheticCohorts = [
   { cohort: 'synthetic held-out', tests: heldOutCohort(perCell).map((o) => generateTest(o)) },
   { cohort: 'synthetic held-out, wide threshold placement', tests: heldOutWideCohort(Math.ceil(perCell * 2 / 3)).map((o) => generateTest(o)) },
 ];
-const real = realTests();
+const real = await realTests();
+const vendor = await vendorFiles();
 for (const c of syntheticCohorts) console.log(`${c.cohort}: ${c.tests.length} tests (3 protocols x 4 fitness levels)`);
 console.log(`real labelled tests: ${real.length}`);
 console.log(`gate (spec rule 4): |VO2 bias| <= ${GATE.vo2_bias_ml_min} mL/min, VO2 r >= ${GATE.vo2_r}, |time bias| <= ${GATE.time_bias_s} s, time r >= ${GATE.time_r}`);
@@ -113,13 +116,20 @@ for (const model of registry.models) {
     console.log(`  VT2  ${fmt(c.vt2)}`);
   }
   for (const p of perTest) console.log(`  ${JSON.stringify(p)}`);
+  const vendorSanity: { file: string; result: string }[] = [];
+  for (const v of vendor) {
+    const out = await plugin.run(v.recording, { model: name, model_version: version, key: { tier: 'research', allowed_models: null } });
+    vendorSanity.push({ file: v.id, result: sanity(v.recording, out) });
+  }
+  console.log('sanity on the real vendor files (formats/*/fixtures):');
+  for (const v of vendorSanity) console.log(`  ${v.file.padEnd(52)} ${v.result.slice(0, 150)}`);
   const failures = gateFailures({ evaluation: { evaluated_at: '', command: '', cohorts } });
   console.log(failures.length === 0 ? 'GATE CLEARED on every unseen cohort large enough to count' : `gate not cleared: ${failures.join('; ')}`);
 
   if (write) {
     const cardPath = join(model.dir, 'card.json');
     const card = JSON.parse(readFileSync(cardPath, 'utf8')) as ModelCard;
-    card.evaluation = { evaluated_at: new Date().toISOString(), command: `npm run evaluate -- --write --per-cell ${perCell}`, cohorts };
+    card.evaluation = { evaluated_at: new Date().toISOString(), command: `npm run evaluate -- --write --per-cell ${perCell}`, cohorts, vendor_sanity: vendorSanity };
     // Clearing the gate makes a version eligible; promotion is a decision, taken with --promote.
     const eligible = failures.length === 0;
     card.status = eligible && (card.status === 'production' || promote === `${name}@${version}`) ? 'production' : 'research';

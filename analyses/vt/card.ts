@@ -48,7 +48,13 @@ export interface ModelCard {
   inputs: ChannelName[];
   /** The weights file and its sha256 (learned models only). */
   weights?: { file: string; sha256: string };
-  evaluation: { evaluated_at: string; command: string; cohorts: CohortEvaluation[] } | null;
+  evaluation: {
+    evaluated_at: string;
+    command: string;
+    cohorts: CohortEvaluation[];
+    /** Per real vendor file: 'pass', the refusal, or the sanity rules broken. */
+    vendor_sanity?: { file: string; result: string }[];
+  } | null;
   [extra: string]: unknown;
 }
 

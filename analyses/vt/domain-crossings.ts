@@ -18,6 +18,8 @@ export interface DomainCurves {
 const CURVE_HALF_S = 10;
 /** A domain counts as reached only if it holds the majority for this many consecutive seconds. */
 const MIN_SUSTAINED_S = 20;
+/** VT2 is sought from this long after VT1: the heavy domain spans minutes, never a moment. */
+const MIN_VT_GAP_S = 30;
 
 export interface Crossings {
   /** Grid index of VT1, or null when the moderate domain is never left. */
@@ -39,13 +41,15 @@ export function crossingsFromCurves(curves: DomainCurves): Crossings {
     m2[i] = 1 - 2 * ps[i];
   }
   const vt1 = stepIndex(m1, 0);
-  const vt2 = vt1 === null ? null : stepIndex(m2, vt1);
+  const vt2 = vt1 === null ? null : stepIndex(m2, vt1 + MIN_VT_GAP_S);
   return { vt1_index: vt1, vt2_index: vt2 };
 }
 
 /**
  * Best split k in (from, n) of a margin that is positive before and negative after, or null when
- * the margin is never negative for MIN_SUSTAINED_S consecutive seconds after `from`.
+ * the margin is never negative for MIN_SUSTAINED_S consecutive seconds after `from`, or when the
+ * part after the best split is not, on average, past the change (a brief excursion the split
+ * cannot explain, e.g. at the very end).
  */
 function stepIndex(margin: Float64Array, from: number): number | null {
   const n = margin.length;
@@ -67,5 +71,8 @@ function stepIndex(margin: Float64Array, from: number): number | null {
     }
     sum += margin[k];
   }
-  return bestK;
+  if (n - bestK < MIN_SUSTAINED_S) return null;
+  let after = 0;
+  for (let k = bestK; k < n; k++) after += margin[k];
+  return after < 0 ? bestK : null;
 }

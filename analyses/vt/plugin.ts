@@ -11,6 +11,7 @@ import type { Recording } from '../../src/recording/recording.js';
 import { crossingsFromCurves } from './domain-crossings.js';
 import { domainCurves, InferenceError } from './gandalf.js';
 import { checkInput } from './input-check.js';
+import { plausibilityNotes } from './plausibility.js';
 import type { PreparedTest } from './preprocess.js';
 import { DEFAULT_MODEL, DEFAULT_MODELS_DIR, registryFor, tierReaches, type ModelRegistry, type RegisteredModel } from './registry.js';
 import { classicThresholds } from './wasserman.js';
@@ -139,6 +140,7 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
       const notes = [...choice.notes, ...checked.notes];
       if (vt1.time_s === null) notes.push('No VT1: the subject did not leave the moderate domain in this recording, so no threshold is reported (not an error).');
       else if (vt2.time_s === null) notes.push('No VT2: the test ended before the severe domain (respiratory compensation) was reached.');
+      notes.push(...plausibilityNotes(vt1.pct_vo2peak, vt2.pct_vo2peak));
       return {
         status: 'ok',
         findings: {
