@@ -102,11 +102,11 @@ function noWindow(name: string, channels: string, window_s: number): MetricResul
 function peakMeanEntry(name: string, ch: ChannelName, unit: string, digits: number, label: string, notes: string): MetricEntry {
   return {
     name,
-    returns: `Highest ${PEAK_WINDOW_S}-s mean of ${label} over the whole recording, in ${unit}; detail gives the window (window_s, t_start_s, t_end_s) and the phase it falls in.`,
+    returns: `Highest ${PEAK_WINDOW_S}-s mean of ${label} over the whole recording: value is a number in ${unit}; detail gives the window (window_s, t_start_s, t_end_s) and the phase it falls in.`,
     unit,
     requires: [ch],
     min_duration_s: PEAK_WINDOW_S,
-    notes,
+    notes: `${notes} Breaths more than 4 SD from their neighbours (coughs, swallows) are left out first (Lamarra 1987).`,
     compute(rec) {
       const values = cleaned(rec, ch);
       const w = peakWindow(rec, values, null, peakWindowS(rec));
@@ -139,7 +139,7 @@ export const vemax = peakMeanEntry(
 /** `rermax`: highest 30-s VCO2 / VO2, from the gases (never the file's RER column). */
 export const rermax: MetricEntry = {
   name: 'rermax',
-  returns: `Highest ${PEAK_WINDOW_S}-s respiratory exchange ratio (sum of VCO2 over sum of VO2 in the window) over the whole recording; detail gives the window and the phase it falls in.`,
+  returns: `Highest ${PEAK_WINDOW_S}-s respiratory exchange ratio (sum of VCO2 over sum of VO2 in the window) over the whole recording: value is a number; detail gives the window and the phase it falls in.`,
   unit: 'ratio',
   requires: ['VO2', 'VCO2'],
   min_duration_s: PEAK_WINDOW_S,
@@ -189,11 +189,11 @@ function hrTracking(hr: readonly (number | null)[], vo2: readonly (number | null
 /** `o2_pulse`: VO2 / HR in the VO2 peak window, mL/beat. */
 export const o2Pulse: MetricEntry = {
   name: 'o2_pulse',
-  returns: `Oxygen pulse at peak: mean VO2 over mean HR in the ${PEAK_WINDOW_S}-s VO2 peak window, in mL/beat; detail gives the window, its VO2 and HR.`,
+  returns: `Oxygen pulse at peak: mean VO2 over mean HR in the ${PEAK_WINDOW_S}-s VO2 peak window: value is a number in mL/beat; detail gives the window, its VO2 and HR.`,
   unit: 'mL/beat',
   requires: ['VO2', 'HR'],
   min_duration_s: PEAK_WINDOW_S,
-  notes: 'O2 pulse = VO2 / HR at peak (Wasserman): a surrogate of stroke volume times the arteriovenous O2 difference. Beta blockers raise it by lowering HR.',
+  notes: 'O2 pulse = VO2 / HR at peak (Wasserman): a surrogate of stroke volume times the arteriovenous O2 difference. Beta blockers raise it by lowering HR. Refused when HR does not track VO2 over the test (a stuck or fixed entry).',
   compute(rec) {
     const vo2 = cleaned(rec, 'VO2');
     const hr = channel(rec, 'HR') ?? [];
