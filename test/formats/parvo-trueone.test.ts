@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { fixtureInput, itDetectsAndSnapshotsEveryFixture } from './summary-snapshot.js';
 import xlsx from 'node-xlsx';
 import parvo from '../../formats/parvo-trueone/index.js';
 import { ServiceError } from '../../src/errors.js';
@@ -8,42 +7,16 @@ import { chooseFormat } from '../../src/formats/detect.js';
 import { FileView } from '../../src/formats/file-view.js';
 import type { FormatPlugin } from '../../src/formats/format-plugin.js';
 import { readUpload } from '../../src/formats/read-upload.js';
-import { PROJECT_ROOT, loadPlugins } from '../../src/plugins.js';
-import { coverage, presentChannels, type Recording } from '../../src/recording/recording.js';
+import { loadPlugins } from '../../src/plugins.js';
+import type { Recording } from '../../src/recording/recording.js';
 
-const FIXTURES = join(PROJECT_ROOT, 'formats', 'parvo-trueone', 'fixtures');
 const BINNED = 'csv-binned';
 const BXB = 'csv-breath-by-breath';
 const XLSX = 'xlsx-30s-bins';
 
-function input(name: string): { filename: string; bytes: Buffer } {
-  const dir = join(FIXTURES, name);
-  const filename = readdirSync(dir).find((f) => f.startsWith('input.')) as string;
-  return { filename, bytes: readFileSync(join(dir, filename)) };
-}
+const input = (name: string) => fixtureInput('parvo-trueone', name);
 
-function r4(v: number | null | undefined): number | null {
-  return v === null || v === undefined ? null : Math.round(v * 1e4) / 1e4;
-}
 
-/** What expected.json holds: the Recording's summary in canonical units, rounded for review. */
-function summarise(rec: Recording): unknown {
-  const row = (i: number) => ({ t_s: r4(rec.t_s[i]), ...Object.fromEntries(presentChannels(rec).map((n) => [n, r4(rec.channels[n]?.values[i])])) });
-  return {
-    format: rec.format,
-    n_samples: rec.t_s.length,
-    first: row(0),
-    last: row(rec.t_s.length - 1),
-    channels: Object.fromEntries(presentChannels(rec).map((n) => [n, { unit_in: rec.channels[n]?.unit_in, coverage: r4(coverage(rec, n)) }])),
-    absent: rec.absent,
-    sampling: rec.sampling,
-    phases: rec.phases,
-    subject: rec.subject,
-    embedded_thresholds: rec.embedded_thresholds,
-    flags: rec.flags,
-    clock: rec.clock,
-  };
-}
 
 function peak(rec: Recording, name: 'VO2'): number {
   return Math.max(...(rec.channels[name]?.values ?? []).filter((v): v is number => v !== null));
@@ -55,23 +28,7 @@ describe('parvo-trueone format', () => {
     plugins = (await loadPlugins()).formats;
   });
 
-  for (const name of readdirSync(FIXTURES, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
-    it(`detects ${name} as parvo-trueone with every other format well below`, () => {
-      const { filename, bytes } = input(name);
-      const { plugin, candidates } = chooseFormat(new FileView(filename, bytes), plugins);
-      expect(plugin.meta.id).to.equal('parvo-trueone');
-      expect(candidates[0].score).to.be.at.least(0.8);
-      expect(candidates[1].score).to.be.below(0.3);
-    });
-
-    it(`reads ${name} as its expected.json snapshot says (UPDATE=1 rewrites it)`, async () => {
-      const { filename, bytes } = input(name);
-      const actual = JSON.parse(JSON.stringify(summarise(await parvo.parse(new FileView(filename, bytes)))));
-      const path = join(FIXTURES, name, 'expected.json');
-      if (!existsSync(path) || 'UPDATE' in process.env) writeFileSync(path, `${JSON.stringify(actual, null, 2)}\n`);
-      expect(actual).to.deep.equal(JSON.parse(readFileSync(path, 'utf8')));
-    });
-  }
+  itDetectsAndSnapshotsEveryFixture(parvo);
 
   describe('binned CSV (epl parvo_binned.CSV)', () => {
     let rec: Recording;
