@@ -2,12 +2,15 @@
  * The classic engine: deterministic breakpoints on the 1-Hz smoothed signals, combined by median
  * because combining methods beats any one of them (Gaskill et al., Med Sci Sports Exerc 2001).
  * VT1: V-slope, VCO2 against VO2, slope rising by more than 0.1 (Beaver, Wasserman and Whipp, J Appl
- * Physiol 1986); VE/VO2 starting to rise; PetO2 starting to rise (Wasserman). VT2 (respiratory
+ * Physiol 1986); excess CO2 starting to rise (Gaskill 2001); VE/VO2 starting to rise; PetO2 starting
+ * to rise (Wasserman). VT2 (respiratory
  * compensation): VE against VCO2 steepening; VE/VCO2 starting to rise; PetCO2 starting to fall.
  * The first 60 s of exercise are dropped (VO2 kinetics, Beaver 1986). Every criterion is reported
  * as evidence, accepted or not.
  */
 import type { PreparedTest } from './preprocess.js';
+import { twoLineBreakpoint } from '../../src/signal/breakpoints.js';
+import { movingMean } from './grid-filters.js';
 import { twoLineFit, type TwoLineFit } from './two-line-fit.js';
 
 /** Seconds of exercise dropped before fitting (Beaver et al. 1986). */
@@ -22,6 +25,8 @@ const RCP_MIN_RELATIVE_RISE = 0.15;
 const VT2_AFTER_VT1_S = 60;
 /** Largest distance (s) between the lines' crossing and the best split for the crossing to be used. */
 const MAX_CROSSING_SHIFT_S = 90;
+/** Extra smoothing (s each side) before a nadir or peak is read, so a flat bottom gives its middle. */
+const NADIR_HALF_S = 30;
 
 export interface CriterionEvidence {
   criterion: string;
@@ -59,6 +64,25 @@ function crossingIndex(fit: TwoLineFit, x: Float64Array, from: number, to: numbe
   return fit.split;
 }
 
+/**
+ * A hinge (continuous two-line) fit of y on x over [from, to] with the shared breakpoint code
+ * (src/signal/breakpoints.ts), its break mapped to the first index where x reaches it.
+ */
+function hinge(criterion: string, x: Float64Array, y: Float64Array, from: number, to: number, accept: (before: number, after: number) => boolean, why: string): CriterionEvidence {
+  const fit = to - from + 1 >= 2 * MIN_SEGMENT_S ? twoLineBreakpoint(x.subarray(from, to + 1), y.subarray(from, to + 1), { min_points: MIN_SEGMENT_S }) : null;
+  if (!fit) return { criterion, index: null, slope_before: null, slope_after: null, accepted: false, why: 'too few points to fit two lines' };
+  let index = from + fit.index;
+  const rising = x[to] >= x[from];
+  for (let i = from; i <= to; i++) {
+    if (rising ? x[i] >= fit.x_break : x[i] <= fit.x_break) {
+      index = i;
+      break;
+    }
+  }
+  const ok = accept(fit.slope_before, fit.slope_after);
+  return { criterion, index, slope_before: round(fit.slope_before, 4), slope_after: round(fit.slope_after, 4), accepted: ok, why: ok ? why : `not accepted: ${why} failed` };
+}
+
 function evidence(criterion: string, x: Float64Array, y: Float64Array, from: number, to: number, accept: (f: TwoLineFit) => boolean, why: string): CriterionEvidence {
   const fit = twoLineFit(x, y, from, to, MIN_SEGMENT_S);
   if (!fit) return { criterion, index: null, slope_before: null, slope_after: null, accepted: false, why: 'too few points to fit two lines' };
@@ -78,7 +102,28 @@ function round(x: number, digits: number): number {
   return Math.round(x * f) / f;
 }
 
-/** Median of the accepted indices, rounded down to a whole second; null when none was accepted. */
+/**
+ * The lowest (or, with `sign` -1, highest) point of a series over [from, to] after a further
+ * centred mean of NADIR_HALF_S each side; accepted when it lies inside the range, not on an edge,
+ * since an edge means the series never turned.
+ */
+function extremum(criterion: string, series: Float64Array, from: number, to: number, sign: 1 | -1): CriterionEvidence {
+  if (to - from < 2 * MIN_SEGMENT_S) return { criterion, index: null, slope_before: null, slope_after: null, accepted: false, why: 'range too short' };
+  const smooth = movingMean(series.subarray(from, to + 1), NADIR_HALF_S);
+  let best = 0;
+  for (let i = 1; i < smooth.length; i++) if (sign * smooth[i] < sign * smooth[best]) best = i;
+  const inside = best >= MIN_SEGMENT_S && best <= smooth.length - 1 - MIN_SEGMENT_S;
+  return {
+    criterion,
+    index: from + best,
+    slope_before: null,
+    slope_after: null,
+    accepted: inside,
+    why: inside ? `${sign === 1 ? 'nadir' : 'peak'} inside the range` : `not accepted: ${sign === 1 ? 'nadir' : 'peak'} at the edge of the range`,
+  };
+}
+
+/** Median of the accepted indices (Gaskill et al. 2001 combine criteria), rounded down; null when none was accepted. */
 function combine(items: CriterionEvidence[]): number | null {
   const idx = items.filter((e) => e.accepted && e.index !== null).map((e) => e.index as number).sort((a, b) => a - b);
   if (idx.length === 0) return null;
@@ -92,15 +137,18 @@ export function classicThresholds(test: PreparedTest, exerciseStart: number): Cl
   const time = new Float64Array(test.n);
   const veVo2 = new Float64Array(test.n);
   const veVco2 = new Float64Array(test.n);
+  const exco2 = new Float64Array(test.n);
   for (let i = 0; i < test.n; i++) {
     time[i] = i;
+    // Excess CO2 (Gaskill et al. 2001, after Volkov 1975): the CO2 above what RER alone would give.
+    exco2[i] = (vco2[i] * vco2[i]) / vo2[i] - vco2[i];
     veVo2[i] = (ve[i] * 1000) / vo2[i];
     veVco2[i] = (ve[i] * 1000) / vco2[i];
   }
   const from = Math.min(end, exerciseStart + SKIP_EXERCISE_S);
 
   const vSlope = (to: number) =>
-    evidence('V-slope (VCO2 vs VO2)', vo2, vco2, from, to, (f) => f.slope_after - f.slope_before > V_SLOPE_MIN_RISE, `slope rise > ${V_SLOPE_MIN_RISE}`);
+    hinge('V-slope (VCO2 vs VO2)', vo2, vco2, from, to, (b, a) => a - b > V_SLOPE_MIN_RISE, `slope rise > ${V_SLOPE_MIN_RISE}`);
   // A first V-slope over the whole span only bounds where VT2 may be sought.
   const first = vSlope(end);
   const vt2From = Math.min(end, Math.max(from, (first.accepted && first.index !== null ? first.index : from) + VT2_AFTER_VT1_S));
@@ -115,8 +163,9 @@ export function classicThresholds(test: PreparedTest, exerciseStart: number): Cl
   const vt1End = vt2 !== null ? vt2 : end;
   const vt1Evidence = [
     vSlope(vt1End),
-    evidence('VE/VO2 starts to rise', time, veVo2, from, vt1End, (f) => f.slope_after > 0 && f.slope_after > f.slope_before, 'rising after, steeper than before'),
-    evidence('PetO2 starts to rise', time, peto2, from, vt1End, (f) => f.slope_after > 0 && f.slope_after > f.slope_before, 'rising after, steeper than before'),
+    hinge('excess CO2 starts to rise', time, exco2, from, vt1End, (b, a) => a > 0 && a > b, 'rising after, steeper than before'),
+    hinge('VE/VO2 starts to rise', time, veVo2, from, vt1End, (b, a) => a > 0 && a > b, 'rising after, steeper than before'),
+    extremum('PetO2 nadir', peto2, from, vt1End, 1),
   ];
   const vt1 = combine(vt1Evidence);
   return { vt1_index: vt1, vt2_index: vt1 !== null && vt2 !== null && vt2 > vt1 ? vt2 : null, vt1_evidence: vt1Evidence, vt2_evidence: vt2Evidence };
