@@ -1,3 +1,4 @@
+import { delimitedRows } from '../../src/formats/delimited-rows.js';
 import { parserError } from '../../src/errors.js';
 import { findColumn } from '../../src/formats/columns.js';
 import type { FileView } from '../../src/formats/file-view.js';
@@ -42,19 +43,10 @@ export function parse(file: FileView): Recording {
   if (timeAt < 0) throw parserError('no "time" column in the header', { line: 1 });
 
   // 1. Rows; a last row shorter than the header (a cut file) is dropped with a flag.
-  const rows: string[][] = [];
-  for (let i = 1; i < lines.length; i++) {
-    if (lines[i].trim() === '') continue;
-    const cells = lines[i].split(delimiter);
-    if (i === lines.length - 1 && lastRowCut(cells, rows[rows.length - 1], headers.length, file.text())) {
-      flags.push({ code: 'truncated_row_dropped', detail: `the last line (${i + 1}) is shorter than the rows before it; the file looks cut short and that row was dropped` });
-      continue;
-    }
-    if (cells.length < headers.length) {
-      throw parserError(`line ${i + 1} has ${cells.length} cells for ${headers.length} headers`, { line: i + 1 });
-    }
-    rows.push(cells);
-  }
+  const { rows, lines: rowLines } = delimitedRows(lines, 1, delimiter, headers.length, file.text(), flags);
+  rows.forEach((cells, k) => {
+    if (cells.length < headers.length) throw parserError(`line ${rowLines[k]} has ${cells.length} cells for ${headers.length} headers`, { line: rowLines[k] });
+  });
   if (rows.length === 0) throw parserError('the header is followed by no data rows', { line: 2 });
   // The real files end with a line break; one that does not may have lost the end of its last row.
   if (!/[\r\n]$/.test(file.text() ?? '') && !flags.some((f) => f.code === 'truncated_row_dropped')) {
@@ -80,16 +72,6 @@ export function parse(file: FileView): Recording {
   });
 }
 
-/**
- * Whether the last line was cut: fewer cells than the header, or, when the text does not end with
- * a line break, fewer filled cells than the row before (a cut inside the last row).
- */
-function lastRowCut(cells: string[], previous: string[] | undefined, headerCells: number, text: string | null): boolean {
-  if (cells.length < headerCells) return true;
-  if (!previous || /[\r\n]$/.test(text ?? '')) return false;
-  const filled = (row: string[]) => row.filter((c) => c.trim() !== '').length;
-  return filled(cells) < filled(previous);
-}
 
 /**
  * The one function that decides units. No units row: VO2/VCO2 mL/min from magnitude, end-tidal

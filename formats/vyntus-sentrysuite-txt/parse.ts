@@ -1,3 +1,4 @@
+import { delimitedRows } from '../../src/formats/delimited-rows.js';
 import { parserError } from '../../src/errors.js';
 import { findColumn, normaliseHeader } from '../../src/formats/columns.js';
 import type { FileView } from '../../src/formats/file-view.js';
@@ -64,18 +65,7 @@ export function parse(file: FileView): Recording {
   const firstData = headerAt + (hasUnits ? 2 : 1);
 
   // 2. Rows: tab separated; blank, "-" or "---" cells are missing; a decimal comma is accepted.
-  const rows: string[][] = [];
-  const rowLines: number[] = [];
-  for (let i = firstData; i < lines.length; i++) {
-    if (lines[i].trim() === '') continue;
-    const cells = lines[i].split('\t');
-    if (i === lines.length - 1 && lastRowCut(cells, rows[rows.length - 1], headers.length, file.text())) {
-      flags.push({ code: 'truncated_row_dropped', detail: `the last line (${i + 1}) is shorter than the rows before it; the file looks cut short and that row was dropped` });
-      continue;
-    }
-    rows.push(cells);
-    rowLines.push(i + 1);
-  }
+  const { rows, lines: rowLines } = delimitedRows(lines, firstData, '\t', headers.length, file.text(), flags);
   if (rows.length === 0) throw parserError('the header is followed by no data rows', { line: firstData + 1 });
   // SentrySuite writes no final line break (the real file), so the last row's end cannot be checked.
   if (!/[\r\n]$/.test(file.text() ?? '') && !flags.some((f) => f.code === 'truncated_row_dropped')) {
@@ -129,16 +119,6 @@ export function parse(file: FileView): Recording {
   });
 }
 
-/**
- * Whether the last line was cut: fewer cells than the header, or, when the text does not end with
- * a line break, fewer filled cells than the row before (a cut inside the last row).
- */
-function lastRowCut(cells: string[], previous: string[] | undefined, headerCells: number, text: string | null): boolean {
-  if (cells.length < headerCells) return true;
-  if (!previous || /[\r\n]$/.test(text ?? '')) return false;
-  const filled = (row: string[]) => row.filter((c) => c.trim() !== '').length;
-  return filled(cells) < filled(previous);
-}
 
 /**
  * Time of one row in seconds. Text with colons is a clock (mm:ss, h:mm:ss); a plain number is
