@@ -1,0 +1,42 @@
+import { expect } from 'chai';
+import { domainProbabilities } from '../../../analyses/vt/domains.js';
+import { ServiceError } from '../../../src/errors.js';
+import { generateSampleTest } from '../../../src/synthetic/sample.js';
+import { withoutChannel } from './helpers.js';
+
+const sample = generateSampleTest(false);
+
+async function failure(p: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof ServiceError) return err;
+    throw err;
+  }
+  throw new Error('expected a ServiceError');
+}
+
+describe('vt domain probabilities (internal web route)', () => {
+  it('gives one probability triple per second up to the VO2 peak, each summing to one', async () => {
+    const d = await domainProbabilities(sample.recording);
+    expect(d.model.name).to.equal('gandalf');
+    expect(d.t_s.length).to.equal(d.moderate.length);
+    expect(d.t_s[1] - d.t_s[0]).to.equal(1);
+    expect(d.t_s.at(-1)).to.be.below(sample.truth.phases.end_s);
+    for (let i = 0; i < d.t_s.length; i += 50) expect(d.moderate[i] + d.heavy[i] + d.severe[i]).to.be.closeTo(1, 1e-3);
+    // Moderate at rest, severe near the peak of the ramp.
+    expect(d.moderate[0]).to.be.above(0.9);
+    expect(d.severe.at(-1)).to.be.above(0.9);
+  });
+
+  it('refuses the classic engine, which has no curves, with MODEL_NOT_FOUND', async () => {
+    const err = await failure(domainProbabilities(sample.recording, { model: 'wasserman' }));
+    expect(err.code).to.equal('MODEL_NOT_FOUND');
+  });
+
+  it('refuses a recording without PetCO2 with the refusal code in the context', async () => {
+    const err = await failure(domainProbabilities(withoutChannel(sample.recording, 'PetCO2')));
+    expect(err.code).to.equal('VALIDATION_ERROR');
+    expect(err.context).to.deep.include({ refusal: 'MISSING_CHANNEL', missing: ['PetCO2'] });
+  });
+});
