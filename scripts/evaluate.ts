@@ -21,6 +21,7 @@ import { DEFAULT_MODELS_DIR, ModelRegistry } from '../analyses/vt/registry.js';
 import type { AnalysisPlugin } from '../src/analyses/analysis-plugin.js';
 import type { Recording } from '../src/recording/recording.js';
 import { generateTest } from '../src/synthetic/generate.js';
+import { generateSampleTest } from '../src/synthetic/sample.js';
 import { agreement, type Pair } from './train/agreement.js';
 import { heldOutCohort, heldOutWideCohort } from './train/cohorts.js';
 import { realTests } from './train/real-tests.js';
@@ -129,6 +130,9 @@ for (const model of registry.models) {
   if (write) {
     const cardPath = join(model.dir, 'card.json');
     const card = JSON.parse(readFileSync(cardPath, 'utf8')) as ModelCard;
+    // The public sample's findings, which test/analyses/vt/replay.test.ts replays bit for bit.
+    const replay = await plugin.run(generateSampleTest(false).recording, { model: name, model_version: version, key: { tier: 'research', allowed_models: null } });
+    card.replay = { recording: 'generateSampleTest(false) (src/synthetic/sample.ts)', findings: replay.status === 'ok' ? replay.findings : null };
     card.evaluation = { evaluated_at: new Date().toISOString(), command: `npm run evaluate -- --write --per-cell ${perCell}`, cohorts, vendor_sanity: vendorSanity };
     // Clearing the gate makes a version eligible; promotion is a decision, taken with --promote.
     const eligible = failures.length === 0;
