@@ -173,9 +173,12 @@ export interface paths {
          * Downsampled series for plotting
          * @description For plotting and inspection only, never for computing: every measurement runs on the
          *     full-resolution record. `channels` takes canonical channel names (`VO2`, `VCO2`, `VE`, `RF`,
-         *     `VT`, `PetO2`, `PetCO2`, `HR`, `Load`, `Speed`, `Grade`, `RER`, `SpO2`) separated by commas.
-         *     A name that is not canonical or not in this recording gives `422 VALIDATION_ERROR` whose
-         *     `context.available` lists the recording's channels. `grid=raw` gives the file's own
+         *     `VT`, `PetO2`, `PetCO2`, `HR`, `Load`, `Speed`, `Grade`, `RER`, `SpO2`) separated by commas,
+         *     and the series computed from them for the nine-panel plot: `RER` (VCO2/VO2, when the file has
+         *     no RER column), `VE/VO2`, `VE/VCO2` (VE in L/min over the gas in L/min) and `O2pulse`
+         *     (VO2/HR, mL/beat); ratios are always computed, never taken from the file. A name that is not
+         *     one of these or not available in this recording gives `422 VALIDATION_ERROR` whose
+         *     `context.available` lists the recording's series. `grid=raw` gives the file's own
          *     timing; `grid=resampled` the 1 Hz grid. Series longer than `max_points` are downsampled
          *     with largest-triangle-three-buckets (LTTB), which keeps peaks (`downsampling: lttb`);
          *     shorter ones are returned whole (`downsampling: none`).
@@ -1610,7 +1613,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Comma-separated canonical channel names.
+                 * @description Comma-separated channel or computed series names.
                  * @example VE,PetCO2
                  */
                 channels?: string;

@@ -334,6 +334,18 @@ for (const kind of STORE_KINDS) {
         expect(t[1] - t[0]).to.equal(1);
       });
 
+      it('computes the ratio series from the measured channels', async () => {
+        const res = await request(app).get(`/v1/cpet/${id}/series?channels=VE/VCO2,RER,O2pulse&max_points=5000`).set('X-API-Key', key).expect(200);
+        const raw = await request(app).get(`/v1/cpet/${id}/series?channels=VE,VCO2,VO2,HR&max_points=5000`).set('X-API-Key', key).expect(200);
+        const i = 100;
+        const ve = raw.body.series.VE.values[i];
+        const vco2 = raw.body.series.VCO2.values[i];
+        expect(res.body.series['VE/VCO2'].values[i]).to.be.closeTo((ve * 1000) / vco2, 0.01);
+        expect(res.body.series.RER.values[i]).to.be.closeTo(vco2 / raw.body.series.VO2.values[i], 0.001);
+        expect(res.body.series.O2pulse.unit).to.equal('mL/beat');
+        expect(res.body.series.O2pulse.values[i]).to.be.closeTo(raw.body.series.VO2.values[i] / raw.body.series.HR.values[i], 0.01);
+      });
+
       it('refuses an unknown channel listing the available ones, and max_points outside 10..5000', async () => {
         const res = await request(app).get(`/v1/cpet/${id}/series?channels=VE,Lactate`).set('X-API-Key', key).expect(422);
         expect(res.body.error).to.equal('VALIDATION_ERROR');
