@@ -4,7 +4,9 @@
  *   1. the held-out synthetic cohort (scripts/train/cohorts.ts heldOutCohort: seeds and settings
  *      never used in training; 3 protocols x 4 fitness levels x N tests),
  *   2. a second held-out synthetic cohort with thresholds placed far more widely (heldOutWideCohort),
- *      which a model that learned the usual threshold position instead of the signals fails, and
+ *      which a model that learned the usual threshold position instead of the signals fails,
+ *   2b. a third with full-strength measurement artefacts (gain errors, end-tidal offsets and drift,
+ *      extra noise; heldOutArtifactCohort + scripts/train/artifacts.ts), and
  *   3. the real labelled tests (test/fixtures/vt/), reported per test as a check, never tuned on, and
  *   4. a sanity check on every real vendor file of the format plugins (scripts/train/vendor-sanity.ts).
  * Prints the gate table (spec rule 4). With --write, records the evaluation in each model card; a
@@ -23,7 +25,8 @@ import type { Recording } from '../src/recording/recording.js';
 import { generateTest } from '../src/synthetic/generate.js';
 import { generateSampleTest } from '../src/synthetic/sample.js';
 import { agreement, type Pair } from './train/agreement.js';
-import { heldOutCohort, heldOutWideCohort } from './train/cohorts.js';
+import { withArtifacts } from './train/artifacts.js';
+import { heldOutArtifactCohort, heldOutCohort, heldOutWideCohort } from './train/cohorts.js';
 import { realTests } from './train/real-tests.js';
 import { sanity, vendorFiles } from './train/vendor-sanity.js';
 
@@ -69,7 +72,14 @@ const registry = new ModelRegistry(DEFAULT_MODELS_DIR);
 const plugin = createVtPlugin({ modelsDir: DEFAULT_MODELS_DIR });
 const syntheticCohorts = [
   { cohort: 'synthetic held-out', tests: heldOutCohort(perCell).map((o) => generateTest(o)) },
-  { cohort: 'synthetic held-out, wide threshold placement', tests: heldOutWideCohort(Math.ceil(perCell * 2 / 3)).map((o) => generateTest(o)) },
+  { cohort: 'synthetic held-out, wide threshold placement', tests: heldOutWideCohort(Math.ceil((perCell * 2) / 3)).map((o) => generateTest(o)) },
+  {
+    cohort: 'synthetic held-out with measurement artefacts',
+    tests: heldOutArtifactCohort(Math.ceil((perCell * 2) / 3)).map((o) => {
+      const g = generateTest(o);
+      return { ...g, recording: withArtifacts(g.recording, o.seed) };
+    }),
+  },
 ];
 const real = await realTests();
 const vendor = await vendorFiles();

@@ -10,6 +10,7 @@ import { ServiceError } from '../../src/errors.js';
 import type { Recording } from '../../src/recording/recording.js';
 import { crossingsFromCurves } from './domain-crossings.js';
 import { domainCurves, InferenceError } from './gandalf.js';
+import { gateFailures } from './card.js';
 import { checkInput } from './input-check.js';
 import { plausibilityNotes } from './plausibility.js';
 import type { PreparedTest } from './preprocess.js';
@@ -62,7 +63,8 @@ export function chooseModel(registry: ModelRegistry, request: AnalysisRequest): 
   }
   const notes: string[] = [];
   if (model.card.status === 'research') {
-    notes.push(`Model ${name} ${model.card.version} is a research model: its evaluation has not cleared the production gate (see its model card).`);
+    const why = gateFailures(model.card).length === 0 ? 'it clears the promotion gate but has not been promoted' : 'its evaluation has not cleared the promotion gate';
+    notes.push(`Model ${name} ${model.card.version} is a research model: ${why} (see its model card).`);
   }
   return { ok: true, model, notes };
 }

@@ -132,3 +132,15 @@ export function heldOutWideCohort(perCell: number): GeneratorOptions[] {
   }
   return out;
 }
+
+/** Artefact held-out seeds are 9_700_000 + i (the artefacts are drawn from the same seed). */
+export const HELD_OUT_ARTIFACT_SEED_BASE = 9_700_000;
+
+/**
+ * A third held-out cohort: the default settings of heldOutCohort on new seeds, every recording then
+ * overlaid with full-strength measurement artefacts (scripts/train/artifacts.ts, seeded by the test's
+ * seed): gain errors, end-tidal offsets and drift, extra noise.
+ */
+export function heldOutArtifactCohort(perCell: number): GeneratorOptions[] {
+  return heldOutCohort(perCell).map((o, i) => ({ ...o, seed: HELD_OUT_ARTIFACT_SEED_BASE + i }));
+}

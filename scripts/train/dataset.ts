@@ -6,6 +6,8 @@ import { buildFeatures, featureCount, type FeatureSet } from '../../analyses/vt/
 import { prepareTest } from '../../analyses/vt/preprocess.js';
 import { generateTest } from '../../src/synthetic/generate.js';
 import type { GeneratorOptions } from '../../src/synthetic/types.js';
+import { withArtifacts } from './artifacts.js';
+import { seededRandom } from './mlp.js';
 
 export interface Dataset {
   x: Float32Array;
@@ -13,13 +15,18 @@ export interface Dataset {
   tests: number;
 }
 
-/** One row every `stride` seconds of each test's analysed span (rest to the VO2 peak). */
-export function buildDataset(cohort: GeneratorOptions[], stride: number, set: FeatureSet): Dataset {
+/**
+ * One row every `stride` seconds of each test's analysed span (rest to the VO2 peak). A share
+ * `artifactShare` of the tests (chosen from each test's seed) get measurement artefacts of a random
+ * strength first, so the model cannot lean on one clean cue.
+ */
+export function buildDataset(cohort: GeneratorOptions[], stride: number, set: FeatureSet, artifactShare = 0): Dataset {
   const xs: Float32Array[] = [];
   const ys: number[] = [];
   for (const options of cohort) {
     const { recording, truth } = generateTest(options);
-    const test = prepareTest(recording);
+    const draw = seededRandom(options.seed ^ 0x5eed);
+    const test = prepareTest(draw() < artifactShare ? withArtifacts(recording, options.seed + 7, 0.3 + 0.7 * draw()) : recording);
     const rows: number[] = [];
     // The offset varies by seed so that every second of the grid is seen across the cohort.
     for (let i = options.seed % stride; i <= test.end_index; i += stride) {

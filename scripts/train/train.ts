@@ -30,14 +30,17 @@ interface Recipe {
   learningRate: number;
   weightDecay: number;
   seed: number;
+  /** Share of training tests overlaid with measurement artefacts (scripts/train/artifacts.ts). */
+  artifacts?: number;
 }
 
 /** One recipe per published version, recorded verbatim in its card, so every version can be rebuilt. */
 const RECIPES: Record<string, Recipe> = {
   'v0.1.0': { feature_set: 'v1', cohort: 'v1', tests: 720, validation_tests: 60, stride_s: 3, hidden: [48, 32], epochs: 14, batch: 128, learningRate: 2e-3, weightDecay: 1e-5, seed: 4242 },
   'v0.2.0': { feature_set: 'v2', cohort: 'v2', tests: 840, validation_tests: 60, stride_s: 3, hidden: [48, 32], epochs: 14, batch: 128, learningRate: 2e-3, weightDecay: 1e-5, seed: 4243 },
+  'v0.3.0': { feature_set: 'v2', cohort: 'v2', tests: 840, validation_tests: 60, stride_s: 3, hidden: [48, 32], epochs: 14, batch: 128, learningRate: 2e-3, weightDecay: 1e-5, seed: 4244, artifacts: 0.6 },
 };
-const LATEST_RECIPE = 'v0.2.0';
+const LATEST_RECIPE = 'v0.3.0';
 
 function argValue(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -50,8 +53,8 @@ if (!RECIPE) throw new Error(`no recipe for ${version}; known: ${Object.keys(REC
 const FEATURE_COUNT = featureCount(RECIPE.feature_set);
 const started = Date.now();
 const cohort = trainingCohort(RECIPE.tests + RECIPE.validation_tests, RECIPE.cohort);
-const train = buildDataset(cohort.slice(0, RECIPE.tests), RECIPE.stride_s, RECIPE.feature_set);
-const validation = buildDataset(cohort.slice(RECIPE.tests), RECIPE.stride_s, RECIPE.feature_set);
+const train = buildDataset(cohort.slice(0, RECIPE.tests), RECIPE.stride_s, RECIPE.feature_set, RECIPE.artifacts ?? 0);
+const validation = buildDataset(cohort.slice(RECIPE.tests), RECIPE.stride_s, RECIPE.feature_set, RECIPE.artifacts ?? 0);
 console.log(`training rows ${train.y.length} from ${train.tests} tests; validation rows ${validation.y.length}`);
 
 const random = seededRandom(RECIPE.seed);
@@ -110,7 +113,7 @@ const card = {
   },
   architecture: { kind: 'mlp', layers: [FEATURE_COUNT, ...RECIPE.hidden, 3], activations: 'relu, relu, softmax', onnx: 'Gemm/Relu/Softmax, opset 17' },
   training: {
-    data: `synthetic tests from src/synthetic/generate.ts (scripts/train/cohorts.ts trainingCohort, variant ${RECIPE.cohort})`,
+    data: `synthetic tests from src/synthetic/generate.ts (scripts/train/cohorts.ts trainingCohort, variant ${RECIPE.cohort})${RECIPE.artifacts ? `; ${RECIPE.artifacts * 100} % of them overlaid with measurement artefacts (scripts/train/artifacts.ts)` : ''}`,
     settings_seed: TRAIN_SETTINGS_SEED,
     test_seeds: `${TRAIN_SEED_BASE}..${TRAIN_SEED_BASE + RECIPE.tests + RECIPE.validation_tests - 1}`,
     recipe: RECIPE,
