@@ -1,12 +1,13 @@
 import { expect } from 'chai';
-import { heldOutCohort, trainingCohort } from '../../../scripts/train/cohorts.js';
+import { heldOutArtifactCohort, heldOutCohort, heldOutWideCohort, trainingCohort } from '../../../scripts/train/cohorts.js';
 
 describe('vt training and evaluation cohorts', () => {
-  it('never share a seed, so the held-out cohort is unseen by training', () => {
-    const train = new Set(trainingCohort(780).map((o) => o.seed));
-    const held = heldOutCohort(30);
-    expect(held.length).to.be.at.least(300);
+  it('never share a seed, so every held-out cohort is unseen by training and by the others', () => {
+    const train = new Set([...trainingCohort(900, 'v1'), ...trainingCohort(900, 'v2')].map((o) => o.seed));
+    const held = [...heldOutCohort(30), ...heldOutWideCohort(20), ...heldOutArtifactCohort(20)];
+    expect(heldOutCohort(30).length).to.be.at.least(300);
     for (const o of held) expect(train.has(o.seed)).to.equal(false);
+    expect(new Set(held.map((o) => o.seed)).size).to.equal(held.length);
   });
 
   it('spans all three protocols and four fitness levels in the held-out cohort', () => {
