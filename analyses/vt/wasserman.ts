@@ -1,16 +1,15 @@
 /**
  * The classic engine: deterministic breakpoints on the 1-Hz smoothed signals, combined by median
  * because combining methods beats any one of them (Gaskill et al., Med Sci Sports Exerc 2001).
- * VT1: V-slope, VCO2 against VO2, slope rising by more than 0.1 (Beaver, Wasserman and Whipp, J Appl
- * Physiol 1986); excess CO2 starting to rise (Gaskill 2001); VE/VO2 starting to rise; PetO2 starting
- * to rise (Wasserman). VT2 (respiratory
- * compensation): VE against VCO2 steepening; VE/VCO2 starting to rise; PetCO2 starting to fall.
- * The first 60 s of exercise are dropped (VO2 kinetics, Beaver 1986). Every criterion is reported
- * as evidence, accepted or not.
+ * VT2 (respiratory compensation) first: VE against VCO2 steepening, VE/VCO2 starting to rise, PetCO2
+ * starting to fall. Then VT1, below VT2: V-slope, VCO2 against VO2 with the slope rising by more
+ * than 0.1 (Beaver, Wasserman and Whipp, J Appl Physiol 1986); excess CO2 starting to rise (Gaskill
+ * 2001); VE/VO2 starting to rise; the PetO2 nadir (Wasserman). The first 60 s of exercise are
+ * dropped (VO2 kinetics, Beaver 1986). Every criterion is reported as evidence, accepted or not.
  */
-import type { PreparedTest } from './preprocess.js';
 import { twoLineBreakpoint } from '../../src/signal/breakpoints.js';
 import { movingMean } from './grid-filters.js';
+import type { PreparedTest } from './preprocess.js';
 import { twoLineFit, type TwoLineFit } from './two-line-fit.js';
 
 /** Seconds of exercise dropped before fitting (Beaver et al. 1986). */
@@ -103,15 +102,15 @@ function round(x: number, digits: number): number {
 }
 
 /**
- * The lowest (or, with `sign` -1, highest) point of a series over [from, to] after a further
- * centred mean of NADIR_HALF_S each side; accepted when it lies inside the range, not on an edge,
- * since an edge means the series never turned.
+ * The lowest point of a series over [from, to] after a further centred mean of NADIR_HALF_S each
+ * side; accepted when it lies inside the range, not at an edge, since an edge means the series never
+ * turned.
  */
-function extremum(criterion: string, series: Float64Array, from: number, to: number, sign: 1 | -1): CriterionEvidence {
+function nadir(criterion: string, series: Float64Array, from: number, to: number): CriterionEvidence {
   if (to - from < 2 * MIN_SEGMENT_S) return { criterion, index: null, slope_before: null, slope_after: null, accepted: false, why: 'range too short' };
   const smooth = movingMean(series.subarray(from, to + 1), NADIR_HALF_S);
   let best = 0;
-  for (let i = 1; i < smooth.length; i++) if (sign * smooth[i] < sign * smooth[best]) best = i;
+  for (let i = 1; i < smooth.length; i++) if (smooth[i] < smooth[best]) best = i;
   const inside = best >= MIN_SEGMENT_S && best <= smooth.length - 1 - MIN_SEGMENT_S;
   return {
     criterion,
@@ -119,7 +118,7 @@ function extremum(criterion: string, series: Float64Array, from: number, to: num
     slope_before: null,
     slope_after: null,
     accepted: inside,
-    why: inside ? `${sign === 1 ? 'nadir' : 'peak'} inside the range` : `not accepted: ${sign === 1 ? 'nadir' : 'peak'} at the edge of the range`,
+    why: inside ? 'nadir inside the range' : 'not accepted: nadir at the edge of the range',
   };
 }
 
@@ -165,7 +164,7 @@ export function classicThresholds(test: PreparedTest, exerciseStart: number): Cl
     vSlope(vt1End),
     hinge('excess CO2 starts to rise', time, exco2, from, vt1End, (b, a) => a > 0 && a > b, 'rising after, steeper than before'),
     hinge('VE/VO2 starts to rise', time, veVo2, from, vt1End, (b, a) => a > 0 && a > b, 'rising after, steeper than before'),
-    extremum('PetO2 nadir', peto2, from, vt1End, 1),
+    nadir('PetO2 nadir', peto2, from, vt1End),
   ];
   const vt1 = combine(vt1Evidence);
   return { vt1_index: vt1, vt2_index: vt1 !== null && vt2 !== null && vt2 > vt1 ? vt2 : null, vt1_evidence: vt1Evidence, vt2_evidence: vt2Evidence };
