@@ -20,7 +20,7 @@ const MIN_SEGMENT_S = 45;
 const V_SLOPE_MIN_RISE = 0.1;
 /** RCP acceptance: the slope of VE on VCO2 must rise by at least this fraction. */
 const RCP_MIN_RELATIVE_RISE = 0.15;
-/** VT2 is sought from this long after the V-slope VT1 (the isocapnic buffering span is minutes). */
+/** VT2 is sought from this long after the first VT1 estimate (isocapnic buffering lasts minutes). */
 const VT2_AFTER_VT1_S = 60;
 /** Largest distance (s) between the lines' crossing and the best split for the crossing to be used. */
 const MAX_CROSSING_SHIFT_S = 90;
@@ -148,8 +148,10 @@ export function classicThresholds(test: PreparedTest, exerciseStart: number): Cl
 
   const vSlope = (to: number) =>
     hinge('V-slope (VCO2 vs VO2)', vo2, vco2, from, to, (b, a) => a - b > V_SLOPE_MIN_RISE, `slope rise > ${V_SLOPE_MIN_RISE}`);
-  // A first V-slope over the whole span only bounds where VT2 may be sought.
-  const first = vSlope(end);
+  // The PetO2 nadir needs no upper bound (PetO2 only rises after VT1), so it is found first and,
+  // with a first V-slope over the whole span as fallback, bounds where VT2 may be sought.
+  const petO2Nadir = nadir('PetO2 nadir', peto2, from, end);
+  const first = petO2Nadir.accepted ? petO2Nadir : vSlope(end);
   const vt2From = Math.min(end, Math.max(from, (first.accepted && first.index !== null ? first.index : from) + VT2_AFTER_VT1_S));
   const vt2Evidence = [
     evidence('VE vs VCO2 steepening (respiratory compensation)', vco2, ve, vt2From, end, (f) => f.slope_before > 0 && f.slope_after > f.slope_before * (1 + RCP_MIN_RELATIVE_RISE), `slope rise > ${RCP_MIN_RELATIVE_RISE * 100} %`),
@@ -158,13 +160,15 @@ export function classicThresholds(test: PreparedTest, exerciseStart: number): Cl
   ];
   const vt2 = combine(vt2Evidence);
 
-  // Every VT1 criterion is sought below VT2, where VE/VO2 and PetO2 rise and VCO2 steepens for VT1's reason alone.
-  const vt1End = vt2 !== null ? vt2 : end;
+  // The other VT1 criteria are sought below VT2, where VE/VO2 rises and VCO2 steepens for VT1's
+  // reason alone, unless that VT2 is not clearly past the nadir; then the whole span is used.
+  const vt2PastNadir = vt2 !== null && (!petO2Nadir.accepted || vt2 > (petO2Nadir.index as number) + MIN_SEGMENT_S);
+  const vt1End = vt2 !== null && vt2PastNadir ? vt2 : end;
   const vt1Evidence = [
     vSlope(vt1End),
     hinge('excess CO2 starts to rise', time, exco2, from, vt1End, (b, a) => a > 0 && a > b, 'rising after, steeper than before'),
     hinge('VE/VO2 starts to rise', time, veVo2, from, vt1End, (b, a) => a > 0 && a > b, 'rising after, steeper than before'),
-    nadir('PetO2 nadir', peto2, from, vt1End),
+    petO2Nadir,
   ];
   const vt1 = combine(vt1Evidence);
   return { vt1_index: vt1, vt2_index: vt1 !== null && vt2 !== null && vt2 > vt1 ? vt2 : null, vt1_evidence: vt1Evidence, vt2_evidence: vt2Evidence };
