@@ -1,14 +1,15 @@
 /**
  * Per-second moderate / heavy / severe probabilities of a learned threshold model, for the web
  * application's internal route only: the public API returns thresholds, never the curves (spec 1).
- * Refusals become ServiceErrors: MODEL_NOT_FOUND (unknown or classic model), INFERENCE_FAILED, and
- * VALIDATION_ERROR with `context.refusal` MISSING_CHANNEL or INSUFFICIENT_SIGNAL.
+ * Refusals become ServiceErrors with the codes openapi/cpet-api.yaml documents for getDomains.
  */
 import { ServiceError } from '../../src/errors.js';
 import type { Recording } from '../../src/recording/recording.js';
 import { domainCurves, InferenceError } from './gandalf.js';
 import { checkInput } from './input-check.js';
-import { DEFAULT_MODEL, DEFAULT_MODELS_DIR, registryFor } from './registry.js';
+import type { AnalysisOutcome, KeyScope } from '../../src/analyses/analysis-plugin.js';
+import { chooseModel } from './plugin.js';
+import { DEFAULT_MODELS_DIR, registryFor } from './registry.js';
 
 export interface DomainProbabilities {
   /** Seconds from the start of the recording, one per second up to the VO2 peak (recovery excluded). */
@@ -19,20 +20,28 @@ export interface DomainProbabilities {
   model: { name: string; version: string };
 }
 
-/** The curves the model computes for a recording (no tier check: the route is internal). */
+/**
+ * The curves the model computes for a recording. The model is chosen as `analyze` chooses it for
+ * this key; what refuses in-200 there is an error here (the route answers curves or nothing):
+ * MODEL_NOT_FOUND (also for a classic engine, which has no curves), TIER_INSUFFICIENT,
+ * MODEL_NOT_ALLOWED, and INFERENCE_FAILED when the model cannot run on this recording.
+ */
 export async function domainProbabilities(
   rec: Recording,
-  opts: { model?: string; model_version?: string; modelsDir?: string } = {},
+  opts: { model?: string; model_version?: string; key: KeyScope; modelsDir?: string },
 ): Promise<DomainProbabilities> {
-  const name = opts.model ?? DEFAULT_MODEL;
-  const version = opts.model_version ?? 'latest';
-  const model = registryFor(opts.modelsDir ?? DEFAULT_MODELS_DIR).find(name, version);
-  if (!model) throw new ServiceError('MODEL_NOT_FOUND', `No threshold model ${name} ${version} is installed.`, { model: name, model_version: version });
+  const choice = chooseModel(registryFor(opts.modelsDir ?? DEFAULT_MODELS_DIR), { model: opts.model, model_version: opts.model_version, key: opts.key });
+  if (!choice.ok) {
+    const refusal = choice.outcome as Extract<AnalysisOutcome, { status: 'not_analysable' }>;
+    throw new ServiceError(refusal.error === 'TIER_INSUFFICIENT' ? 'TIER_INSUFFICIENT' : 'MODEL_NOT_FOUND', refusal.message, refusal.context);
+  }
+  const { model } = choice;
+  const name = model.card.name;
   if (model.card.engine !== 'learned') {
     throw new ServiceError('MODEL_NOT_FOUND', `Model ${name} is a classic engine and computes no domain probabilities.`, { model: name, model_version: model.card.version });
   }
   const checked = checkInput(rec, model.card.inputs);
-  if (!checked.ok) throw new ServiceError('VALIDATION_ERROR', checked.message, { refusal: checked.error, ...checked.context });
+  if (!checked.ok) throw new ServiceError('INFERENCE_FAILED', checked.message, { refusal: checked.error, model: name, model_version: model.card.version, ...checked.context });
   try {
     const curves = await domainCurves(model, checked.test);
     const round = (a: Float64Array) => Array.from(a, (v) => Math.round(v * 1e4) / 1e4);

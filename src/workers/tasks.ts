@@ -4,7 +4,7 @@
  * inline; either way the result is the same. Errors come back as data, because a ServiceError does
  * not survive the thread boundary as a class.
  */
-import type { AnalysisName, AnalysisRequest } from '../analyses/analysis-plugin.js';
+import type { AnalysisName, AnalysisRequest, KeyScope } from '../analyses/analysis-plugin.js';
 import { runAnalyses, type Envelope } from '../analyses/run.js';
 import { ServiceError, type ErrorCode } from '../errors.js';
 import { readUpload, type ReadResult } from '../formats/read-upload.js';
@@ -17,7 +17,7 @@ export type Task =
   | { kind: 'parse'; filename: string; bytes: Uint8Array; packages: string[] }
   | { kind: 'analyze'; recording: Recording; names: AnalysisName[]; request: AnalysisRequest; packages: string[] }
   | { kind: 'compute'; recording: Recording; names: string[]; packages: string[] }
-  | { kind: 'domains'; recording: Recording; model: string | null; model_version: string | null; packages: string[] };
+  | { kind: 'domains'; recording: Recording; model: string | null; model_version: string | null; key: KeyScope; packages: string[] };
 
 export interface DomainCurves {
   t_s: number[];
@@ -73,10 +73,10 @@ export async function runTask(task: Task): Promise<TaskResult> {
 /** The per-second domain probabilities of the threshold model, for the web application only. */
 async function domains(task: Extract<Task, { kind: 'domains' }>): Promise<DomainCurves> {
   const mod = (await import('../../analyses/vt/domains.js').catch(() => null)) as {
-    domainProbabilities?: (rec: Recording, opts: { model?: string; model_version?: string }) => Promise<DomainCurves>;
+    domainProbabilities?: (rec: Recording, opts: { model?: string; model_version?: string; key: KeyScope }) => Promise<DomainCurves>;
   } | null;
   if (!mod?.domainProbabilities) throw new ServiceError('MODEL_NOT_FOUND', 'No threshold model is installed.', {});
-  return mod.domainProbabilities(task.recording, { model: task.model ?? undefined, model_version: task.model_version ?? undefined });
+  return mod.domainProbabilities(task.recording, { model: task.model ?? undefined, model_version: task.model_version ?? undefined, key: task.key });
 }
 
 interface TaskValues {

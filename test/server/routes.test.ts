@@ -433,6 +433,30 @@ for (const kind of STORE_KINDS) {
       });
     });
 
+    describe('domain curves (internal route for the web application)', () => {
+      it('answers per-second probabilities for a key with the vt product, in the documented shape', async () => {
+        if (!h.service.deps.plugins.analyses.some((a) => a.name === 'vt')) return;
+        const id = await upload();
+        const res = await request(app).get(`/v1/cpet/${id}/domains`).set('X-API-Key', key).expect(200);
+        await expectMatchesSpec(res.body, 'getDomains', 200);
+        expect(res.body.t_s.length).to.equal(res.body.heavy.length);
+        const narrow = await h.key({ products: ['substrate'] });
+        const own = await upload(narrow);
+        const refused = await request(app).get(`/v1/cpet/${own}/domains`).set('X-API-Key', narrow).expect(403);
+        expect(refused.body.error).to.equal('PRODUCT_NOT_ENABLED');
+      });
+
+      it('answers INFERENCE_FAILED naming the missing channel when the model cannot run on the recording', async () => {
+        if (!h.service.deps.plugins.analyses.some((a) => a.name === 'vt')) return;
+        const rec = generateTest({ seed: 12 }).recording;
+        delete rec.channels.PetCO2;
+        const res = await request(app).post('/v1/cpet/content').set('X-API-Key', key).send({ filename: 'no-petco2.json', content: toCanonicalJson(rec) }).expect(200);
+        const failed = await request(app).get(`/v1/cpet/${res.body.cpet_id}/domains`).set('X-API-Key', key).expect(500);
+        expect(failed.body.error).to.equal('INFERENCE_FAILED');
+        expect(failed.body.context.missing).to.deep.equal(['PetCO2']);
+      });
+    });
+
     describe('rate limit', () => {
       it('answers 429 RATE_LIMITED with Retry-After past the per-minute limit', async () => {
         const limited = await startHarness({ store: kind, rateLimitPerMinute: 3 });

@@ -97,7 +97,14 @@ export async function getDomains(deps: ServiceDeps, key: ApiKeyRecord, cpetId: s
   if (!key.products.includes('vt')) throw new ServiceError('PRODUCT_NOT_ENABLED', 'Domain curves come from the threshold model: this key lacks the vt product.', { product: 'vt', products: key.products });
   const record = await loadRecord(deps, key.id, cpetId);
   const curves = unwrap(
-    await deps.runner.run({ kind: 'domains', recording: record.recording, model: query.model ?? null, model_version: query.model_version ?? null, packages: deps.config.formatPackages }),
+    await deps.runner.run({
+      kind: 'domains',
+      recording: record.recording,
+      model: query.model ?? null,
+      model_version: query.model_version ?? null,
+      key: { tier: key.tier, allowed_models: key.allowed_models },
+      packages: deps.config.formatPackages,
+    }),
     'domains',
   );
   return {

@@ -5,6 +5,7 @@ import { generateSampleTest } from '../../../src/synthetic/sample.js';
 import { withoutChannel } from './helpers.js';
 
 const sample = generateSampleTest(false);
+const research = { tier: 'research' as const, allowed_models: null };
 
 async function failure(p: Promise<unknown>): Promise<ServiceError> {
   try {
@@ -18,7 +19,7 @@ async function failure(p: Promise<unknown>): Promise<ServiceError> {
 
 describe('vt domain probabilities (internal web route)', () => {
   it('gives one probability triple per second up to the VO2 peak, each summing to one', async () => {
-    const d = await domainProbabilities(sample.recording);
+    const d = await domainProbabilities(sample.recording, { key: research });
     expect(d.model.name).to.equal('gandalf');
     expect(d.t_s.length).to.equal(d.moderate.length);
     expect(d.t_s[1] - d.t_s[0]).to.equal(1);
@@ -29,14 +30,19 @@ describe('vt domain probabilities (internal web route)', () => {
     expect(d.severe.at(-1)).to.be.above(0.9);
   });
 
-  it('refuses the classic engine, which has no curves, with MODEL_NOT_FOUND', async () => {
-    const err = await failure(domainProbabilities(sample.recording, { model: 'wasserman' }));
-    expect(err.code).to.equal('MODEL_NOT_FOUND');
+  it('refuses the classic engine, which has no curves, and an unknown model with MODEL_NOT_FOUND', async () => {
+    expect((await failure(domainProbabilities(sample.recording, { model: 'wasserman', key: research }))).code).to.equal('MODEL_NOT_FOUND');
+    expect((await failure(domainProbabilities(sample.recording, { model: 'gollum', key: research }))).code).to.equal('MODEL_NOT_FOUND');
   });
 
-  it('refuses a recording without PetCO2 with the refusal code in the context', async () => {
-    const err = await failure(domainProbabilities(withoutChannel(sample.recording, 'PetCO2')));
-    expect(err.code).to.equal('VALIDATION_ERROR');
+  it('chooses the model as analyze does for the key: restricted keys get MODEL_NOT_ALLOWED', async () => {
+    const restricted = { tier: 'research' as const, allowed_models: ['wasserman'] };
+    expect((await failure(domainProbabilities(sample.recording, { model: 'gandalf', key: restricted }))).code).to.equal('MODEL_NOT_ALLOWED');
+  });
+
+  it('refuses a recording without PetCO2 with INFERENCE_FAILED naming the missing channel', async () => {
+    const err = await failure(domainProbabilities(withoutChannel(sample.recording, 'PetCO2'), { key: research }));
+    expect(err.code).to.equal('INFERENCE_FAILED');
     expect(err.context).to.deep.include({ refusal: 'MISSING_CHANNEL', missing: ['PetCO2'] });
   });
 });

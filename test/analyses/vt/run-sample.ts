@@ -10,5 +10,5 @@ const rec = generateSampleTest(true).recording;
 const key = { tier: 'research' as const, allowed_models: null };
 const gandalf = await plugin.run(rec, { key });
 const wasserman = await plugin.run(rec, { key, model: 'wasserman' });
-const curves = await domainProbabilities(rec);
+const curves = await domainProbabilities(rec, { key });
 process.stdout.write(JSON.stringify({ gandalf, wasserman, curves }) + '\n');
