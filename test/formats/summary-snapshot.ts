@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import xlsx from 'node-xlsx';
 import { chooseFormat } from '../../src/formats/detect.js';
 import { FileView } from '../../src/formats/file-view.js';
 import type { FormatPlugin } from '../../src/formats/format-plugin.js';
@@ -75,4 +76,10 @@ export function itDetectsAndSnapshotsEveryFixture(plugin: FormatPlugin, minScore
       expect(actual).to.deep.equal(JSON.parse(readFileSync(path, 'utf8')));
     });
   }
+}
+
+/** The workbook re-saved as a BIFF8 .xls (OLE container), as an older cart export would be. */
+export function resavedAsXls(xlsxBytes: Buffer): Buffer {
+  const sheets = xlsx.parse(xlsxBytes, { raw: true, blankrows: true, defval: null });
+  return xlsx.build(sheets.map((s) => ({ name: s.name, data: s.data, options: {} })), { writeOptions: { bookType: 'biff8' } });
 }
