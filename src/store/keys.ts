@@ -61,6 +61,8 @@ export interface KeyStore {
   authenticate(presented: string): Promise<AuthResult>;
   /** Number of keys ever created and still stored, revoked ones included. */
   count(): Promise<number>;
+  /** The key with this id (revoked ones included), or null. */
+  get(id: string): Promise<ApiKeyRecord | null>;
 }
 
 /** A key specification the store refuses; the message says what would have worked. */
@@ -168,6 +170,10 @@ export function createKeyStore(keyv: Keyv, now: () => number): KeyStore {
     },
 
     list,
+
+    async get(id) {
+      return ((await keyv.get(id)) as ApiKeyRecord | undefined) ?? null;
+    },
 
     async revoke(idOrName) {
       const byId = /^[0-9a-f]{16}$/.test(idOrName) ? ((await keyv.get(idOrName)) as ApiKeyRecord | undefined) : undefined;

@@ -30,6 +30,8 @@ describeEachBackend('API keys', (ctx) => {
     const auth = await store.keys.authenticate(key);
     expect(auth.status).to.equal('ok');
     expect(auth.status === 'ok' && auth.record).to.deep.equal(record);
+    expect(await store.keys.get(record.id)).to.deep.equal(record);
+    expect(await store.keys.get('0000000000000000')).to.equal(null);
   });
 
   it('answers expired once the injected clock passes the expiry, and ok before', async () => {

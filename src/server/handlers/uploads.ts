@@ -101,7 +101,7 @@ export async function postTicket(deps: ServiceDeps, token: string, req: Request)
   const verdict = verifyTicket(token, secret, deps.config.now());
   if (!verdict.ok) throw invalid(verdict.reason);
   const { payload } = verdict;
-  const key = (await deps.store.keys.list()).find((k) => k.id === payload.kid);
+  const key = await deps.store.keys.get(payload.kid);
   if (!key || key.revoked_at) throw invalid('bound to a key that no longer exists');
   if (key.expires_at && Date.parse(key.expires_at) <= deps.config.now()) throw invalid('bound to a key that has expired');
   const file = fileFromRequest(req, payload.fn);
