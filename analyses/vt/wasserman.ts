@@ -7,10 +7,9 @@
  * 2001); VE/VO2 starting to rise; the PetO2 nadir (Wasserman). The first 60 s of exercise are
  * dropped (VO2 kinetics, Beaver 1986). Every criterion is reported as evidence, accepted or not.
  */
-import { twoLineBreakpoint } from '../../src/signal/breakpoints.js';
+import { twoLineBreakpoint, type TwoLineFit } from '../../src/signal/breakpoints.js';
 import { movingMean } from './grid-filters.js';
 import type { PreparedTest } from './preprocess.js';
-import { twoLineFit, type TwoLineFit } from './two-line-fit.js';
 
 /** Seconds of exercise dropped before fitting (Beaver et al. 1986). */
 const SKIP_EXERCISE_S = 60;
@@ -50,17 +49,18 @@ export interface ClassicResult {
  * the lines cross outside the fitted range, or far from the split, the split itself is used.
  */
 function crossingIndex(fit: TwoLineFit, x: Float64Array, from: number, to: number): number {
+  const split = from + fit.index;
   const ds = fit.slope_before - fit.slope_after;
-  if (ds === 0) return fit.split;
+  if (ds === 0) return split;
   const xc = (fit.intercept_after - fit.intercept_before) / ds;
   const lo = Math.min(x[from], x[to]);
   const hi = Math.max(x[from], x[to]);
-  if (!(xc > lo && xc < hi)) return fit.split;
+  if (!(xc > lo && xc < hi)) return split;
   const rising = x[to] >= x[from];
   for (let i = from; i <= to; i++) {
-    if (rising ? x[i] >= xc : x[i] <= xc) return Math.abs(i - fit.split) <= MAX_CROSSING_SHIFT_S ? i : fit.split;
+    if (rising ? x[i] >= xc : x[i] <= xc) return Math.abs(i - split) <= MAX_CROSSING_SHIFT_S ? i : split;
   }
-  return fit.split;
+  return split;
 }
 
 /**
@@ -83,7 +83,10 @@ function hinge(criterion: string, x: Float64Array, y: Float64Array, from: number
 }
 
 function evidence(criterion: string, x: Float64Array, y: Float64Array, from: number, to: number, accept: (f: TwoLineFit) => boolean, why: string): CriterionEvidence {
-  const fit = twoLineFit(x, y, from, to, MIN_SEGMENT_S);
+  // Two free lines over consecutive seconds (time order, not x order: x may be noisy VCO2).
+  const fit = to - from + 1 >= 2 * MIN_SEGMENT_S
+    ? twoLineBreakpoint(x.subarray(from, to + 1), y.subarray(from, to + 1), { min_points: MIN_SEGMENT_S, continuous: false, order: 'given' })
+    : null;
   if (!fit) return { criterion, index: null, slope_before: null, slope_after: null, accepted: false, why: 'too few points to fit two lines' };
   const ok = accept(fit);
   return {

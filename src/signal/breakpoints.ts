@@ -32,18 +32,23 @@ export interface TwoLineOptions {
    * they may. The hinge resists a short noisy end segment; on synthetic tests it halved the error.
    */
   continuous?: boolean;
+  /**
+   * 'x' (default): points are taken in x order. 'given': in the order they come (a time series),
+   * so the split divides before from after even when x is noisy and not monotonic.
+   */
+  order?: 'x' | 'given';
 }
 
 /**
  * Two regression lines split where their total squared error is least, the breakpoint where they
  * meet (Beaver, Wasserman, Whipp, J Appl Physiol 1986, fitted two lines and took their crossing);
  * by default the lines are joined at the break (continuous piecewise-linear regression). Points
- * are taken in x order; non-finite pairs are skipped. Null with too few points.
+ * are taken in x order unless `order: 'given'`; non-finite pairs are skipped. Null with too few points.
  */
 export function twoLineBreakpoint(x: ArrayLike<number>, y: ArrayLike<number>, opts: TwoLineOptions = {}): TwoLineFit | null {
   const order: number[] = [];
   for (let i = 0; i < x.length; i++) if (Number.isFinite(x[i]) && Number.isFinite(y[i])) order.push(i);
-  order.sort((a, b) => x[a] - x[b] || a - b);
+  if ((opts.order ?? 'x') === 'x') order.sort((a, b) => x[a] - x[b] || a - b);
   const n = order.length;
   const minPts = Math.max(3, opts.min_points ?? Math.max(10, Math.round(0.1 * n)));
   if (n < 2 * minPts) return null;
@@ -97,11 +102,17 @@ export function twoLineBreakpoint(x: ArrayLike<number>, y: ArrayLike<number>, op
   if (best < 0) return null;
   const lo = line(0, best);
   const hi = line(best, n);
-  const xLo = x[order[best - 1]] - mx;
-  const xHi = x[order[best]] - mx;
+  const xLo = Math.min(x[order[best - 1]], x[order[best]]) - mx;
+  const xHi = Math.max(x[order[best - 1]], x[order[best]]) - mx;
   const cross = hi.slope !== lo.slope ? (lo.intercept - hi.intercept) / (hi.slope - lo.slope) : (xLo + xHi) / 2;
   // Lines that cross far from the split (nearly parallel) would put the break outside the data.
-  const span = x[order[n - 1]] - x[order[0]];
+  let xMin = Number.POSITIVE_INFINITY;
+  let xMax = Number.NEGATIVE_INFINITY;
+  for (const i of order) {
+    xMin = Math.min(xMin, x[i]);
+    xMax = Math.max(xMax, x[i]);
+  }
+  const span = xMax - xMin;
   const xb = Math.min(Math.max(cross, xLo - 0.1 * span), xHi + 0.1 * span);
   return {
     index: order[best],

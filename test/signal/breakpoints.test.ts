@@ -31,6 +31,20 @@ describe('twoLineBreakpoint', () => {
     expect(x[order[fit.index]]).to.be.within(59, 61);
   });
 
+  it("splits a time series in the order given when asked, even where x steps back", () => {
+    // y follows the time index; x is noisy and not monotonic, so x order would mix before and after.
+    const n = 200;
+    const t = Array.from({ length: n }, (_, i) => i);
+    const xs = t.map((i) => 1000 + 10 * i + (i % 7 === 3 ? -45 : 0));
+    const ys = t.map((i) => (i < 120 ? 0.9 * xs[i] : 0.9 * xs[i] + 0.5 * (xs[i] - 1000 - 10 * 120)));
+    const fit = twoLineBreakpoint(xs, ys, { continuous: false, order: 'given', min_points: 10 })!;
+    expect(fit.index).to.equal(120);
+    expect(fit.slope_before).to.be.closeTo(0.9, 1e-9);
+    expect(fit.slope_after).to.be.closeTo(1.4, 1e-9);
+    expect(fit.intercept_before).to.be.closeTo(0, 1e-6);
+    expect(twoLineBreakpoint(xs.slice(0, 15), ys.slice(0, 15), { continuous: false, order: 'given', min_points: 8 })).to.equal(null);
+  });
+
   it('skips non-finite pairs and refuses too few points', () => {
     expect(twoLineBreakpoint([1, 2, 3, 4, 5], [1, 2, 3, 4, 5])).to.equal(null);
     const withGaps = twoLineBreakpoint([...x, Number.NaN], [...y, 5])!;

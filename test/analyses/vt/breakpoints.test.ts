@@ -1,23 +1,7 @@
 import { expect } from 'chai';
 import { crossingsFromCurves } from '../../../analyses/vt/domain-crossings.js';
-import { twoLineFit } from '../../../analyses/vt/two-line-fit.js';
 
 describe('vt breakpoint helpers', () => {
-  it('two-line fit finds the split and both slopes of a broken line', () => {
-    const n = 200;
-    const x = Float64Array.from({ length: n }, (_, i) => 1000 + 10 * i);
-    const y = Float64Array.from(x, (v, i) => (i < 120 ? 0.9 * v : 0.9 * x[120] + 1.4 * (v - x[120])));
-    const fit = twoLineFit(x, y, 0, n - 1, 10)!;
-    expect(fit.split).to.equal(120);
-    expect(fit.slope_before).to.be.closeTo(0.9, 1e-9);
-    expect(fit.slope_after).to.be.closeTo(1.4, 1e-9);
-    expect(fit.intercept_before).to.be.closeTo(0, 1e-6);
-  });
-
-  it('two-line fit refuses a range shorter than two minimal segments', () => {
-    const x = new Float64Array(15);
-    expect(twoLineFit(x, x, 0, 14, 8)).to.equal(null);
-  });
 
   it('places VT1 and VT2 at the domain changes and ignores a brief flicker', () => {
     const n = 900;
