@@ -46,6 +46,8 @@ export interface ModelCard {
   engine: 'learned' | 'classic';
   description: string;
   inputs: ChannelName[];
+  /** The engine that runs and, when it answers curves, the decision rule (analyses/vt/pipeline.ts). */
+  pipeline: { engine: string; decision?: string };
   /** The weights file and its sha256 (learned models only). */
   weights?: { file: string; sha256: string };
   evaluation: {

@@ -5,9 +5,10 @@
  */
 import { ServiceError } from '../../src/errors.js';
 import type { Recording } from '../../src/recording/recording.js';
-import { domainCurves, InferenceError } from './gandalf.js';
+import { InferenceError } from './engines/onnx-session.js';
 import { checkInput } from './input-check.js';
 import type { AnalysisOutcome, KeyScope } from '../../src/analyses/analysis-plugin.js';
+import { curvesOf } from './pipeline.js';
 import { chooseModel } from './plugin.js';
 import { DEFAULT_MODELS_DIR, registryFor } from './registry.js';
 
@@ -37,13 +38,13 @@ export async function domainProbabilities(
   }
   const { model } = choice;
   const name = model.card.name;
-  if (model.card.engine !== 'learned') {
-    throw new ServiceError('MODEL_NOT_FOUND', `Model ${name} is a classic engine and computes no domain probabilities.`, { model: name, model_version: model.card.version });
-  }
   const checked = checkInput(rec, model.card.inputs);
   if (!checked.ok) throw new ServiceError('INFERENCE_FAILED', checked.message, { refusal: checked.error, model: name, model_version: model.card.version, ...checked.context });
   try {
-    const curves = await domainCurves(model, checked.test);
+    const curves = await curvesOf({ model, rec, test: checked.test, exercise_start_index: checked.exercise_start_index });
+    if (!curves) {
+      throw new ServiceError('MODEL_NOT_FOUND', `Model ${name} ${model.card.version} places thresholds without per-second domain curves.`, { model: name, model_version: model.card.version });
+    }
     const round = (a: Float64Array) => Array.from(a, (v) => Math.round(v * 1e4) / 1e4);
     return {
       t_s: Array.from(curves.moderate, (_, i) => checked.test.t0_s + i),

@@ -8,14 +8,14 @@
 import type { AnalysisOutcome, AnalysisPlugin, AnalysisRequest, ModelRef } from '../../src/analyses/analysis-plugin.js';
 import { ServiceError } from '../../src/errors.js';
 import type { Recording } from '../../src/recording/recording.js';
-import { crossingsFromCurves } from './domain-crossings.js';
-import { domainCurves, InferenceError } from './gandalf.js';
+import type { PlacedThreshold } from './engines/engine.js';
+import { InferenceError } from './engines/onnx-session.js';
 import { gateFailures } from './card.js';
 import { checkInput } from './input-check.js';
+import { runPipeline } from './pipeline.js';
 import { plausibilityNotes } from './plausibility.js';
 import type { PreparedTest } from './preprocess.js';
 import { DEFAULT_MODEL, DEFAULT_MODELS_DIR, registryFor, tierReaches, type ModelRegistry, type RegisteredModel } from './registry.js';
-import { classicThresholds } from './wasserman.js';
 
 export interface VtPluginOptions {
   /** Folder of model cards (default: the project's models/). */
@@ -77,38 +77,11 @@ function refusal(error: Extract<AnalysisOutcome, { status: 'not_analysable' }>['
   return { status: 'not_analysable', error, message, context, notes, model };
 }
 
-/** Grid index to the reported numbers: time from the start of the recording, smoothed VO2 there. */
-function thresholdAt(test: PreparedTest, index: number | null, vo2peak: number) {
-  if (index === null) return { time_s: null, vo2_ml_min: null, pct_vo2peak: null };
-  const vo2 = test.vo2[index];
-  return { time_s: test.t0_s + index, vo2_ml_min: Math.round(vo2), pct_vo2peak: Math.round((1000 * vo2) / vo2peak) / 10 };
-}
-
-/** Runs the chosen model on a checked recording. */
-async function runModel(model: RegisteredModel, test: PreparedTest, exerciseStart: number): Promise<{ vt1: number | null; vt2: number | null; evidence: Record<string, unknown> }> {
-  if (model.card.engine === 'classic') {
-    const r = classicThresholds(test, exerciseStart);
-    const toTime = (items: typeof r.vt1_evidence) =>
-      items.map(({ index, ...rest }) => ({ ...rest, time_s: index === null ? null : test.t0_s + index }));
-    return {
-      vt1: r.vt1_index,
-      vt2: r.vt2_index,
-      evidence: { method: 'median of accepted criteria (Gaskill et al. 2001)', vt1_criteria: toTime(r.vt1_evidence), vt2_criteria: toTime(r.vt2_evidence) },
-    };
-  }
-  const curves = await domainCurves(model, test);
-  const c = crossingsFromCurves(curves);
-  const peak = (a: Float64Array) => Math.round(1000 * a.reduce((m, v) => Math.max(m, v), 0)) / 1000;
-  return {
-    vt1: c.vt1_index,
-    vt2: c.vt2_index,
-    evidence: {
-      method: 'per-second domain probabilities; VT1 where moderate gives way, VT2 where severe overtakes heavy',
-      max_p_heavy: peak(curves.heavy),
-      max_p_severe: peak(curves.severe),
-      analysed_until_s: test.t0_s + test.end_index,
-    },
-  };
+/** A placed threshold to the reported numbers: time from the start of the recording, VO2 (the engine's own, else the smoothed VO2 there). */
+function thresholdAt(test: PreparedTest, placed: PlacedThreshold | null, vo2peak: number) {
+  if (placed === null) return { time_s: null, vo2_ml_min: null, pct_vo2peak: null };
+  const vo2 = placed.vo2_ml_min ?? test.vo2[placed.index];
+  return { time_s: test.t0_s + placed.index, vo2_ml_min: Math.round(vo2), pct_vo2peak: Math.round((1000 * vo2) / vo2peak) / 10 };
 }
 
 /** Builds the vt plugin over a models folder (the default export uses the project's models/). */
@@ -130,7 +103,7 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
       const { test } = checked;
       let result;
       try {
-        result = await runModel(model, test, checked.exercise_start_index);
+        result = await runPipeline({ model, rec, test, exercise_start_index: checked.exercise_start_index });
       } catch (err) {
         if (!(err instanceof InferenceError)) throw err;
         return refusal('INFERENCE_FAILED', err.message, { model: model.card.name, model_version: model.card.version }, ref, choice.notes);

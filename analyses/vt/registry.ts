@@ -12,6 +12,7 @@ import { TIER_RANK, type ModelSummary, type Tier } from '../../src/analyses/anal
 import { PROJECT_ROOT } from '../../src/plugins.js';
 import { CHANNEL_NAMES } from '../../src/recording/recording.js';
 import { gateFailures, type ModelCard } from './card.js';
+import { pipelineOf } from './pipeline.js';
 
 /** The model an omitted `model` selects. */
 export const DEFAULT_MODEL = 'gandalf';
@@ -122,6 +123,7 @@ export function loadModel(cardPath: string): RegisteredModel {
   if (!Array.isArray(card.inputs) || !card.inputs.every((c) => (CHANNEL_NAMES as readonly string[]).includes(c))) {
     throw new Error('inputs must list canonical channel names');
   }
+  pipelineOf(card);
   if (card.status === 'production') {
     const reasons = gateFailures(card);
     if (reasons.length) throw new Error(`card claims production but its evaluation does not clear the promotion gate: ${reasons.join('; ')}`);

@@ -2,7 +2,7 @@
  * Turns generated tests into training rows: the gandalf feature vector of a second (built by the
  * service's own code, analyses/vt/features.ts) and the generator's true domain of that second.
  */
-import { buildFeatures, featureCount, type FeatureSet } from '../../analyses/vt/features.js';
+import { buildFeatures, featureCount, type FeatureSet } from '../../analyses/vt/engines/gandalf-mlp/features.js';
 import { prepareTest } from '../../analyses/vt/preprocess.js';
 import { generateTest } from '../../src/synthetic/generate.js';
 import type { GeneratorOptions } from '../../src/synthetic/types.js';

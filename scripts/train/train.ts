@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONTEXT_FRACTIONS, FEATURE_CHANNELS, featureCount, WINDOW_OFFSETS_S, type FeatureSet } from '../../analyses/vt/features.js';
+import { CONTEXT_FRACTIONS, FEATURE_CHANNELS, featureCount, WINDOW_OFFSETS_S, type FeatureSet } from '../../analyses/vt/engines/gandalf-mlp/features.js';
 import { VT_CHANNELS } from '../../analyses/vt/preprocess.js';
 import { TRAIN_SEED_BASE, TRAIN_SETTINGS_SEED, trainingCohort, type TrainingVariant } from './cohorts.js';
 import { buildDataset } from './dataset.js';
@@ -96,6 +96,7 @@ const card = {
   description:
     'Per-second probabilities of the moderate, heavy and severe domains from a small multilayer perceptron over a window of the scaled gas signals and a coarse picture of the whole test (the Oxynet idea, Zignoli et al. 2019, 2022). VT1 is where the moderate domain is left, VT2 where severe overtakes heavy, each placed by a one-step fit on the smoothed curves; VO2 at a threshold is the smoothed VO2 there. No fusion with the classic breakpoints.',
   inputs: [...VT_CHANNELS],
+  pipeline: { engine: 'gandalf-mlp', decision: 'step-fit' },
   preprocessing: {
     grid: '1 Hz linear interpolation (src/signal/resample.ts), gaps filled linearly',
     cleaning: '15-s running median (cough and swallow breaths), then 21-s centred mean',

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { crossingsFromCurves } from '../../../analyses/vt/domain-crossings.js';
+import { crossingsFromCurves } from '../../../analyses/vt/decision/step-fit.js';
 
 describe('vt breakpoint helpers', () => {
 

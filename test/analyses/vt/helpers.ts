@@ -44,6 +44,7 @@ export function classicCard(overrides: Record<string, unknown> = {}): Record<str
     engine: 'classic',
     description: 'test card',
     inputs: ['VO2', 'VCO2', 'VE', 'PetO2', 'PetCO2'],
+    pipeline: { engine: 'wasserman' },
     evaluation: null,
     ...overrides,
   };

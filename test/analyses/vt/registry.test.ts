@@ -53,9 +53,21 @@ describe('vt model registry', () => {
 
   it('keeps a learned model whose weights do not match the card hash listed but unrunnable', () => {
     const models = tempModels();
-    models.add(classicCard({ name: 'gandalf', engine: 'learned', weights: { file: 'model.onnx', sha256: '0'.repeat(64) } }), Buffer.from('not the weights'));
+    models.add(classicCard({ name: 'gandalf', engine: 'learned', pipeline: { engine: 'gandalf-mlp', decision: 'step-fit' }, weights: { file: 'model.onnx', sha256: '0'.repeat(64) } }), Buffer.from('not the weights'));
     const reg = new ModelRegistry(models.dir);
     expect(reg.find('gandalf', 'latest')?.problem).to.match(/does not match/);
+  });
+
+  it('refuses a card whose pipeline names an unknown engine, or a curves engine without a decision rule', () => {
+    const models = tempModels();
+    models.add(classicCard({ name: 'a', pipeline: { engine: 'ouija' } }));
+    models.add(classicCard({ name: 'b', engine: 'learned', pipeline: { engine: 'gandalf-mlp' }, weights: { file: 'model.onnx', sha256: '0'.repeat(64) } }));
+    models.add(classicCard({ name: 'c', pipeline: { engine: 'wasserman', decision: 'step-fit' } }));
+    const reasons = new ModelRegistry(models.dir).rejected.map((r) => r.reason);
+    expect(reasons).to.have.length(3);
+    for (const why of [/pipeline.engine ouija is not one of/, /gandalf-mlp answers curves and needs a pipeline.decision/, /wasserman places thresholds itself/]) {
+      expect(reasons.some((r) => why.test(r)), String(why)).to.equal(true);
+    }
   });
 
   it('refuses a card whose name or version disagrees with its folder', () => {

@@ -7,9 +7,9 @@
  * 2001); VE/VO2 starting to rise; the PetO2 nadir (Wasserman). The first 60 s of exercise are
  * dropped (VO2 kinetics, Beaver 1986). Every criterion is reported as evidence, accepted or not.
  */
-import { twoLineBreakpoint, type TwoLineFit } from '../../src/signal/breakpoints.js';
-import { movingMean } from './grid-filters.js';
-import type { PreparedTest } from './preprocess.js';
+import { twoLineBreakpoint, type TwoLineFit } from '../../../../src/signal/breakpoints.js';
+import { movingMean } from '../../grid-filters.js';
+import type { PreparedTest } from '../../preprocess.js';
 
 /** Seconds of exercise dropped before fitting (Beaver et al. 1986). */
 const SKIP_EXERCISE_S = 60;

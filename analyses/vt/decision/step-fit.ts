@@ -5,14 +5,9 @@
  * "after", i.e. the maximum of the cumulative sum of the margin), so a brief flicker of the curves
  * cannot move it; a domain that is never sustained gives no threshold at all.
  */
-import { movingMean } from './grid-filters.js';
-
-/** Per-second probabilities on the 1-Hz grid, indices 0..end of the analysed span. */
-export interface DomainCurves {
-  moderate: Float64Array;
-  heavy: Float64Array;
-  severe: Float64Array;
-}
+import { movingMean } from '../grid-filters.js';
+import type { DomainCurves } from './curves.js';
+import type { DecisionRule } from './rule.js';
 
 /** Half-width (s) of the centred mean applied to the probability curves. */
 const CURVE_HALF_S = 10;
@@ -76,3 +71,23 @@ function stepIndex(margin: Float64Array, from: number): number | null {
   for (let k = bestK; k < n; k++) after += margin[k];
   return after < 0 ? bestK : null;
 }
+
+const peak = (a: Float64Array) => Math.round(1000 * a.reduce((m, v) => Math.max(m, v), 0)) / 1000;
+
+/** gandalf v0.x's rule: one-step fits on the smoothed curves, no other evidence. */
+export const stepFit: DecisionRule = {
+  id: 'step-fit',
+  decide(curves, { test }) {
+    const c = crossingsFromCurves(curves);
+    return {
+      vt1: c.vt1_index === null ? null : { index: c.vt1_index },
+      vt2: c.vt2_index === null ? null : { index: c.vt2_index },
+      evidence: {
+        method: 'per-second domain probabilities; VT1 where moderate gives way, VT2 where severe overtakes heavy',
+        max_p_heavy: peak(curves.heavy),
+        max_p_severe: peak(curves.severe),
+        analysed_until_s: test.t0_s + test.end_index,
+      },
+    };
+  },
+};

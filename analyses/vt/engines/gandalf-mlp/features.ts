@@ -6,8 +6,8 @@
  * ventilatory equivalents and RER, which carry the threshold criteria (Wasserman), and the
  * whole-test context. The training script builds its rows with this same function.
  */
-import { minMaxScale } from './grid-filters.js';
-import type { PreparedTest } from './preprocess.js';
+import { minMaxScale } from '../../grid-filters.js';
+import type { PreparedTest } from '../../preprocess.js';
 
 /** Offsets (s) of the local window around each second. */
 export const WINDOW_OFFSETS_S = [-120, -90, -60, -40, -20, -10, 0, 10, 20, 40, 60, 90, 120] as const;

@@ -1,0 +1,5 @@
+/** Every decision rule a model card may name in `pipeline.decision`. */
+import type { DecisionRule } from './rule.js';
+import { stepFit } from './step-fit.js';
+
+export const DECISIONS: ReadonlyMap<string, DecisionRule> = new Map([stepFit].map((d) => [d.id, d]));

@@ -1,0 +1,17 @@
+/**
+ * A decision rule turns an engine's per-second domain curves into VT1 and VT2, saying in its
+ * evidence what placed each one. A model card names its rule in `pipeline.decision`.
+ */
+import type { EngineInput, PlacedThreshold } from '../engines/engine.js';
+import type { DomainCurves } from './curves.js';
+
+export interface Decision {
+  vt1: PlacedThreshold | null;
+  vt2: PlacedThreshold | null;
+  evidence: Record<string, unknown>;
+}
+
+export interface DecisionRule {
+  id: string;
+  decide(curves: DomainCurves, input: EngineInput, engineEvidence: Record<string, unknown>): Decision;
+}
