@@ -31,7 +31,7 @@ export default async function vtBench(): Promise<{ title: string; rows: BenchRow
   ] as const) {
     for (const model of ['gandalf', 'wasserman']) {
       const runs = rec === sample ? 15 : 5;
-      const ms = await medianMs(() => plugin.run(rec, { key, model }), runs, 1);
+      const ms = await medianMs(() => plugin.run(rec, { key, model, surface: 'web' }), runs, 1);
       rows.push({ name: `vt ${model} on the ${label}`, median_ms: ms, runs, extra: { samples: rec.t_s.length } });
     }
   }

@@ -44,7 +44,7 @@ const promote = argValue('--promote');
 type Est = { time_s: number | null; vo2_ml_min: number | null };
 
 async function estimate(plugin: AnalysisPlugin, rec: Recording, name: string, version: string): Promise<{ vt1: Est | null; vt2: Est | null; refusal: string | null }> {
-  const out = await plugin.run(rec, { model: name, model_version: version, key: { tier: 'research', allowed_models: null } });
+  const out = await plugin.run(rec, { model: name, model_version: version, key: { tier: 'research', allowed_models: null }, surface: 'web' });
   if (out.status !== 'ok') return { vt1: null, vt2: null, refusal: out.error };
   const f = out.findings as Record<string, number | null>;
   const pick = (k: 'vt1' | 'vt2'): Est | null => (f[`${k}_time_s`] === null ? null : { time_s: f[`${k}_time_s`], vo2_ml_min: f[`${k}_vo2_ml_min`] });
@@ -129,7 +129,7 @@ for (const model of registry.models) {
   for (const p of perTest) console.log(`  ${JSON.stringify(p)}`);
   const vendorSanity: { file: string; result: string }[] = [];
   for (const v of vendor) {
-    const out = await plugin.run(v.recording, { model: name, model_version: version, key: { tier: 'research', allowed_models: null } });
+    const out = await plugin.run(v.recording, { model: name, model_version: version, key: { tier: 'research', allowed_models: null }, surface: 'web' });
     vendorSanity.push({ file: v.id, result: sanity(v.recording, out) });
   }
   console.log('sanity on the real vendor files (formats/*/fixtures):');
@@ -141,7 +141,7 @@ for (const model of registry.models) {
     const cardPath = join(model.dir, 'card.json');
     const card = JSON.parse(readFileSync(cardPath, 'utf8')) as ModelCard;
     // The public sample's findings, which test/analyses/vt/replay.test.ts replays bit for bit.
-    const replay = await plugin.run(generateSampleTest(false).recording, { model: name, model_version: version, key: { tier: 'research', allowed_models: null } });
+    const replay = await plugin.run(generateSampleTest(false).recording, { model: name, model_version: version, key: { tier: 'research', allowed_models: null }, surface: 'web' });
     card.replay = { recording: 'generateSampleTest(false) (src/synthetic/sample.ts)', findings: replay.status === 'ok' ? replay.findings : null };
     card.evaluation = { evaluated_at: new Date().toISOString(), command: `npm run evaluate -- --write --per-cell ${perCell}`, cohorts, vendor_sanity: vendorSanity };
     // Clearing the gate makes a version eligible; promotion is a decision, taken with --promote.

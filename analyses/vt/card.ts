@@ -4,7 +4,7 @@
  * of VO2 bias <= 120 mL/min, VO2 r >= 0.80, time bias <= 60 s, time r >= 0.80.
  */
 import type { ChannelName } from '../../src/recording/recording.js';
-import type { Tier } from '../../src/analyses/analysis-plugin.js';
+import type { Surface, Tier } from '../../src/analyses/analysis-plugin.js';
 
 /** The four limits of spec rule 4 (bias as an absolute mean signed error). */
 export const GATE = { vo2_bias_ml_min: 120, vo2_r: 0.8, time_bias_s: 60, time_r: 0.8 } as const;
@@ -46,6 +46,8 @@ export interface ModelCard {
   engine: 'learned' | 'classic';
   description: string;
   inputs: ChannelName[];
+  /** Where the model is served; both when absent. The alternative engine is `web` only (spec section 1). */
+  surfaces?: Surface[];
   /** The engine that runs and, when it answers curves, the decision rule (analyses/vt/pipeline.ts). */
   pipeline: { engine: string; decision?: string };
   /** The weights file and its sha256 (learned models only). */

@@ -31,7 +31,7 @@ export async function domainProbabilities(
   rec: Recording,
   opts: { model?: string; model_version?: string; key: KeyScope; modelsDir?: string },
 ): Promise<DomainProbabilities> {
-  const choice = chooseModel(registryFor(opts.modelsDir ?? DEFAULT_MODELS_DIR), { model: opts.model, model_version: opts.model_version, key: opts.key });
+  const choice = chooseModel(registryFor(opts.modelsDir ?? DEFAULT_MODELS_DIR), { model: opts.model, model_version: opts.model_version, key: opts.key, surface: 'web' });
   if (!choice.ok) {
     const refusal = choice.outcome as Extract<AnalysisOutcome, { status: 'not_analysable' }>;
     throw new ServiceError(refusal.error === 'TIER_INSUFFICIENT' ? 'TIER_INSUFFICIENT' : 'MODEL_NOT_FOUND', refusal.message, refusal.context);

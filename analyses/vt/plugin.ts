@@ -15,7 +15,7 @@ import { checkInput } from './input-check.js';
 import { runPipeline } from './pipeline.js';
 import { plausibilityNotes } from './plausibility.js';
 import type { PreparedTest } from './preprocess.js';
-import { DEFAULT_MODEL, DEFAULT_MODELS_DIR, registryFor, tierReaches, type ModelRegistry, type RegisteredModel } from './registry.js';
+import { DEFAULT_MODEL, DEFAULT_MODELS_DIR, registryFor, servedOn, tierReaches, type ModelRegistry, type RegisteredModel } from './registry.js';
 
 export interface VtPluginOptions {
   /** Folder of model cards (default: the project's models/). */
@@ -35,9 +35,10 @@ export type ModelChoice =
 export function chooseModel(registry: ModelRegistry, request: AnalysisRequest): ModelChoice {
   const allowed = request.key.allowed_models;
   const version = request.model_version ?? 'latest';
+  const surface = request.surface ?? 'api';
   let name = request.model ?? DEFAULT_MODEL;
   if (!request.model && allowed && !allowed.includes(name)) {
-    name = allowed.find((m) => registry.versions(m).length > 0) ?? name;
+    name = allowed.find((m) => registry.versions(m).some((v) => servedOn(v, surface))) ?? allowed.find((m) => registry.versions(m).length > 0) ?? name;
   }
   if (allowed && !allowed.includes(name)) {
     throw new ServiceError('MODEL_NOT_ALLOWED', `This key is restricted to the models ${allowed.join(', ')}; ${name} is not one of them.`, {
@@ -46,13 +47,16 @@ export function chooseModel(registry: ModelRegistry, request: AnalysisRequest): 
     });
   }
   const model = registry.find(name, version);
-  if (!model) {
-    const available = [...new Set(registry.models.map((m) => m.card.name))].map((n) => ({ name: n, versions: registry.versions(n).map((m) => m.card.version) }));
+  if (!model || !servedOn(model, surface)) {
+    const served = registry.models.filter((m) => servedOn(m, surface));
+    const available = [...new Set(served.map((m) => m.card.name))].map((n) => ({ name: n, versions: served.filter((m) => m.card.name === n).map((m) => m.card.version) }));
     const ref: ModelRef = version === 'latest' ? { name } : { name, version };
-    return {
-      ok: false,
-      outcome: refusal('MODEL_NOT_FOUND', version === 'latest' ? `No threshold model named ${name} is installed.` : `Threshold model ${name} has no version ${version}.`, { model: name, model_version: version, available }, ref),
-    };
+    const message = model
+      ? `Threshold model ${name} is served by the web application only (the alternative threshold engine is not reachable through the API); omit model for the default.`
+      : version === 'latest'
+        ? `No threshold model named ${name} is installed.`
+        : `Threshold model ${name} has no version ${version}.`;
+    return { ok: false, outcome: refusal('MODEL_NOT_FOUND', message, { model: name, model_version: version, available }, ref) };
   }
   const ref = modelRef(model);
   if (!tierReaches(request.key.tier, model.card.tier)) {
@@ -92,7 +96,7 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
     product: 'vt',
     requires: ['VO2', 'VCO2', 'VE', 'PetO2', 'PetCO2'],
     description: 'Ventilatory thresholds VT1 and VT2 as time and VO2, from a named, versioned model (default gandalf).',
-    listModels: () => registryFor(modelsDir).summaries(),
+    listModels: (surface) => registryFor(modelsDir).summaries(surface),
     async run(rec: Recording, request: AnalysisRequest): Promise<AnalysisOutcome> {
       const choice = chooseModel(registryFor(modelsDir), request);
       if (!choice.ok) return choice.outcome;

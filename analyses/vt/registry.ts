@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TIER_RANK, type ModelSummary, type Tier } from '../../src/analyses/analysis-plugin.js';
+import { TIER_RANK, type ModelSummary, type Surface, type Tier } from '../../src/analyses/analysis-plugin.js';
 import { PROJECT_ROOT } from '../../src/plugins.js';
 import { CHANNEL_NAMES } from '../../src/recording/recording.js';
 import { gateFailures, type ModelCard } from './card.js';
@@ -81,16 +81,19 @@ export class ModelRegistry {
     return (production.length ? production : all).at(-1);
   }
 
-  /** Every model and version for GET /v1/capabilities; `default` marks what an omitted model runs. */
-  summaries(): ModelSummary[] {
+  /** Every model and version served on a surface (GET /v1/capabilities lists `api`); `default` marks what an omitted model runs. */
+  summaries(surface: Surface): ModelSummary[] {
     const def = this.find(DEFAULT_MODEL, 'latest');
-    return this.models.map((m) => ({
-      name: m.card.name,
-      version: m.card.version,
-      tier: m.card.tier,
-      status: m.card.status,
-      default: m === def,
-    }));
+    return this.models
+      .filter((m) => servedOn(m, surface))
+      .map((m) => ({
+        name: m.card.name,
+        version: m.card.version,
+        tier: m.card.tier,
+        status: m.card.status,
+        default: m === def,
+        surfaces: surfacesOf(m.card),
+      }));
   }
 }
 
@@ -124,6 +127,9 @@ export function loadModel(cardPath: string): RegisteredModel {
     throw new Error('inputs must list canonical channel names');
   }
   pipelineOf(card);
+  if (card.surfaces !== undefined && (!Array.isArray(card.surfaces) || card.surfaces.length === 0 || !card.surfaces.every((s) => s === 'api' || s === 'web'))) {
+    throw new Error('surfaces must list api and/or web');
+  }
   if (card.status === 'production') {
     const reasons = gateFailures(card);
     if (reasons.length) throw new Error(`card claims production but its evaluation does not clear the promotion gate: ${reasons.join('; ')}`);
@@ -140,6 +146,16 @@ export function loadModel(cardPath: string): RegisteredModel {
     }
   }
   return { card, dir, weights_path: weightsPath, problem };
+}
+
+/** Where a card's model is served: both surfaces unless the card narrows it. */
+export function surfacesOf(card: Pick<ModelCard, 'surfaces'>): Surface[] {
+  return card.surfaces ? [...card.surfaces] : ['api', 'web'];
+}
+
+/** True when the model may be run for a request from `surface`. */
+export function servedOn(model: RegisteredModel, surface: Surface): boolean {
+  return surfacesOf(model.card).includes(surface);
 }
 
 /** True when a key of tier `keyTier` reaches a model of tier `modelTier`. */

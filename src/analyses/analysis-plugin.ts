@@ -20,12 +20,20 @@ export interface KeyScope {
   allowed_models: string[] | null;
 }
 
+/**
+ * Where a request comes from. Spec section 1 keeps the alternative threshold engine (and the domain
+ * curves) in the web application: an `api` request never reaches a model served to `web` only.
+ */
+export type Surface = 'api' | 'web';
+
 /** Options from the analyze body, shared by every analysis of one request. */
 export interface AnalysisRequest {
   model?: string | null;
   model_version?: string | null;
   medications?: string[] | null;
   key: KeyScope;
+  /** `api` when omitted. */
+  surface?: Surface;
 }
 
 /** The model that ran, reported in provenance (`model`, and for thresholds `model_version`, `model_tier`). */
@@ -42,6 +50,8 @@ export interface ModelSummary {
   status: 'production' | 'research';
   /** True for the model and version an omitted `model` / `model_version` selects. */
   default: boolean;
+  /** Where the model is served (spec section 1: the alternative threshold engine is web-only). */
+  surfaces: Surface[];
 }
 
 export type AnalysisOutcome =
@@ -68,8 +78,8 @@ export interface AnalysisPlugin {
    * `not_analysable`; a ServiceError thrown here (e.g. MODEL_NOT_ALLOWED) fails the whole request.
    */
   run(recording: Recording, request: AnalysisRequest): Promise<AnalysisOutcome>;
-  /** Models this analysis can run, for GET /v1/capabilities. */
-  listModels?(): ModelSummary[];
+  /** Models this analysis can run on a surface, for GET /v1/capabilities (`api`) and the web application. */
+  listModels?(surface: Surface): ModelSummary[];
   /** Metrics this analysis adds to the compute registry (e.g. `substrate_summary`). */
   metrics?: MetricEntry[];
 }

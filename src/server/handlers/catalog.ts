@@ -26,7 +26,7 @@ export async function capabilities(deps: ServiceDeps, key: ApiKeyRecord): Promis
   const body: Capabilities = {
     key: { id: key.id, name: key.name, tier: key.tier, products: key.products, expires_at: key.expires_at },
     analyses: deps.plugins.analyses.map((a) => a.name).filter((n) => key.products.includes(n)),
-    models: allModels(deps).map((m) => ({
+    models: allModels(deps).map(({ surfaces: _served, ...m }) => ({
       ...m,
       reachable: TIER_RANK[m.tier] <= TIER_RANK[key.tier] && (key.allowed_models === null || key.allowed_models.includes(m.name)),
     })),
@@ -50,7 +50,7 @@ export async function capabilities(deps: ServiceDeps, key: ApiKeyRecord): Promis
 }
 
 function allModels(deps: ServiceDeps): ModelSummary[] {
-  return deps.plugins.analyses.flatMap((a) => a.listModels?.() ?? []);
+  return deps.plugins.analyses.flatMap((a) => a.listModels?.('api') ?? []);
 }
 
 /** GET /v1/metrics. */

@@ -9,6 +9,6 @@ import { generateSampleTest } from '../../../src/synthetic/sample.js';
 const rec = generateSampleTest(true).recording;
 const key = { tier: 'research' as const, allowed_models: null };
 const gandalf = await plugin.run(rec, { key });
-const wasserman = await plugin.run(rec, { key, model: 'wasserman' });
+const wasserman = await plugin.run(rec, { key, model: 'wasserman', surface: 'web' });
 const curves = await domainProbabilities(rec, { key });
 process.stdout.write(JSON.stringify({ gandalf, wasserman, curves }) + '\n');

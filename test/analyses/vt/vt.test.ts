@@ -12,8 +12,18 @@ describe('vt analysis plugin', () => {
     expect(plugin.name).to.equal('vt');
     expect(plugin.product).to.equal('vt');
     expect(plugin.requires).to.deep.equal(['VO2', 'VCO2', 'VE', 'PetO2', 'PetCO2']);
-    const models = plugin.listModels?.() ?? [];
+    const models = plugin.listModels?.('api') ?? [];
     expect(models.filter((m) => m.default).map((m) => m.name)).to.deep.equal(['gandalf']);
+  });
+
+  it('keeps the alternative engine in the web application: an API request gets MODEL_NOT_FOUND in the 200 (spec section 1)', async () => {
+    expect((plugin.listModels?.('api') ?? []).map((m) => m.name)).to.not.include('wasserman');
+    expect((plugin.listModels?.('web') ?? []).map((m) => m.name)).to.include('wasserman');
+    const out = await plugin.run(sample.recording, request('research', { model: 'wasserman' }));
+    expect(out).to.deep.include({ status: 'not_analysable', error: 'MODEL_NOT_FOUND' });
+    if (out.status !== 'not_analysable') return;
+    expect(out.message).to.match(/web application only/);
+    expect((out.context.available as { name: string }[]).map((m) => m.name)).to.not.include('wasserman');
   });
 
   it('recovers the sample placed thresholds within 30 s with the default engine', async () => {
@@ -30,7 +40,7 @@ describe('vt analysis plugin', () => {
   });
 
   it('runs the classic engine for a research key and reports the criteria it used', async () => {
-    const out = await plugin.run(sample.recording, request('research', { model: 'wasserman' }));
+    const out = await plugin.run(sample.recording, request('research', { model: 'wasserman', surface: 'web' }));
     expect(out.status).to.equal('ok');
     if (out.status !== 'ok') return;
     expect(out.model).to.deep.include({ name: 'wasserman', tier: 'research' });
@@ -42,7 +52,7 @@ describe('vt analysis plugin', () => {
   });
 
   it('refuses a model above the key tier with TIER_INSUFFICIENT inside the 200, naming the model', async () => {
-    const out = await plugin.run(sample.recording, request('free', { model: 'wasserman' }));
+    const out = await plugin.run(sample.recording, request('free', { model: 'wasserman', surface: 'web' }));
     expect(out.status).to.equal('not_analysable');
     if (out.status !== 'not_analysable') return;
     expect(out.error).to.equal('TIER_INSUFFICIENT');
@@ -63,8 +73,10 @@ describe('vt analysis plugin', () => {
   });
 
   it('runs the first allowed model when a restricted key omits the model', async () => {
-    const out = await plugin.run(sample.recording, request('research', {}, ['wasserman']));
+    const out = await plugin.run(sample.recording, request('research', { surface: 'web' }, ['wasserman']));
     expect(out.model.name).to.equal('wasserman');
+    const api = await plugin.run(sample.recording, request('research', {}, ['wasserman']));
+    expect(api).to.deep.include({ status: 'not_analysable', error: 'MODEL_NOT_FOUND' });
   });
 
   it('answers MODEL_NOT_FOUND inside the 200 for an unknown model and for an unknown version', async () => {
@@ -77,7 +89,7 @@ describe('vt analysis plugin', () => {
 
   it('refuses with MISSING_CHANNEL, required and missing when PetCO2 is removed', async () => {
     for (const model of ['gandalf', 'wasserman']) {
-      const out = await plugin.run(withoutChannel(sample.recording, 'PetCO2'), request('research', { model }));
+      const out = await plugin.run(withoutChannel(sample.recording, 'PetCO2'), request('research', { model, surface: 'web' }));
       expect(out.status).to.equal('not_analysable');
       if (out.status !== 'not_analysable') continue;
       expect(out.error).to.equal('MISSING_CHANNEL');
