@@ -1,40 +1,13 @@
 /**
- * The classic engine: deterministic breakpoints on the 1-Hz smoothed signals, combined by median
- * because combining methods beats any one of them (Gaskill et al., Med Sci Sports Exerc 2001).
- * VT2 (respiratory compensation) first: VE against VCO2 steepening, VE/VCO2 starting to rise, PetCO2
- * starting to fall. Then VT1, below VT2: V-slope, VCO2 against VO2 with the slope rising by more
- * than 0.1 (Beaver, Wasserman and Whipp, J Appl Physiol 1986); excess CO2 starting to rise (Gaskill
- * 2001); VE/VO2 starting to rise; the PetO2 nadir (Wasserman). The first 60 s of exercise are
- * dropped (VO2 kinetics, Beaver 1986). Every criterion is reported as evidence, accepted or not.
+ * The classic engine: the classic criteria (criteria.ts) combined by median, because combining
+ * methods beats any one of them (Gaskill et al., Med Sci Sports Exerc 2001). VT2 first, then VT1
+ * below it. The first 60 s of exercise are dropped (VO2 kinetics, Beaver 1986).
  */
-import { twoLineBreakpoint, type TwoLineFit } from '../../../../src/signal/breakpoints.js';
-import { movingMean } from '../../grid-filters.js';
 import type { PreparedTest } from '../../preprocess.js';
+import { derivedSignals, MIN_SEGMENT_S, nadir, SKIP_EXERCISE_S, vSlope, vt1HingeCriteria, vt2Criteria, type CriterionEvidence } from './criteria.js';
 
-/** Seconds of exercise dropped before fitting (Beaver et al. 1986). */
-const SKIP_EXERCISE_S = 60;
-/** Shortest segment on each side of a breakpoint, s. */
-const MIN_SEGMENT_S = 45;
-/** V-slope acceptance: the slope of VCO2 on VO2 must rise by more than this (Beaver et al. 1986). */
-const V_SLOPE_MIN_RISE = 0.1;
-/** RCP acceptance: the slope of VE on VCO2 must rise by at least this fraction. */
-const RCP_MIN_RELATIVE_RISE = 0.15;
 /** VT2 is sought from this long after the first VT1 estimate (isocapnic buffering lasts minutes). */
 const VT2_AFTER_VT1_S = 60;
-/** Largest distance (s) between the lines' crossing and the best split for the crossing to be used. */
-const MAX_CROSSING_SHIFT_S = 90;
-/** Extra smoothing (s each side) before a nadir or peak is read, so a flat bottom gives its middle. */
-const NADIR_HALF_S = 30;
-
-export interface CriterionEvidence {
-  criterion: string;
-  /** Grid index of the breakpoint (null when the fit was impossible). */
-  index: number | null;
-  slope_before: number | null;
-  slope_after: number | null;
-  accepted: boolean;
-  why: string;
-}
 
 export interface ClassicResult {
   vt1_index: number | null;
@@ -43,136 +16,33 @@ export interface ClassicResult {
   vt2_evidence: CriterionEvidence[];
 }
 
-/**
- * The breakpoint as the crossing of the two lines (Beaver et al. 1986 take the intersection), mapped
- * back to a grid index: the first index in [from, to] where the x series reaches the crossing. When
- * the lines cross outside the fitted range, or far from the split, the split itself is used.
- */
-function crossingIndex(fit: TwoLineFit, x: Float64Array, from: number, to: number): number {
-  const split = from + fit.index;
-  const ds = fit.slope_before - fit.slope_after;
-  if (ds === 0) return split;
-  const xc = (fit.intercept_after - fit.intercept_before) / ds;
-  const lo = Math.min(x[from], x[to]);
-  const hi = Math.max(x[from], x[to]);
-  if (!(xc > lo && xc < hi)) return split;
-  const rising = x[to] >= x[from];
-  for (let i = from; i <= to; i++) {
-    if (rising ? x[i] >= xc : x[i] <= xc) return Math.abs(i - split) <= MAX_CROSSING_SHIFT_S ? i : split;
-  }
-  return split;
-}
-
-/**
- * A hinge (continuous two-line) fit of y on x over [from, to] with the shared breakpoint code
- * (src/signal/breakpoints.ts), its break mapped to the first index where x reaches it.
- */
-function hinge(criterion: string, x: Float64Array, y: Float64Array, from: number, to: number, accept: (before: number, after: number) => boolean, why: string): CriterionEvidence {
-  const fit = to - from + 1 >= 2 * MIN_SEGMENT_S ? twoLineBreakpoint(x.subarray(from, to + 1), y.subarray(from, to + 1), { min_points: MIN_SEGMENT_S }) : null;
-  if (!fit) return { criterion, index: null, slope_before: null, slope_after: null, accepted: false, why: 'too few points to fit two lines' };
-  let index = from + fit.index;
-  const rising = x[to] >= x[from];
-  for (let i = from; i <= to; i++) {
-    if (rising ? x[i] >= fit.x_break : x[i] <= fit.x_break) {
-      index = i;
-      break;
-    }
-  }
-  const ok = accept(fit.slope_before, fit.slope_after);
-  return { criterion, index, slope_before: round(fit.slope_before, 4), slope_after: round(fit.slope_after, 4), accepted: ok, why: ok ? why : `not accepted: ${why} failed` };
-}
-
-function evidence(criterion: string, x: Float64Array, y: Float64Array, from: number, to: number, accept: (f: TwoLineFit) => boolean, why: string): CriterionEvidence {
-  // Two free lines over consecutive seconds (time order, not x order: x may be noisy VCO2).
-  const fit = to - from + 1 >= 2 * MIN_SEGMENT_S
-    ? twoLineBreakpoint(x.subarray(from, to + 1), y.subarray(from, to + 1), { min_points: MIN_SEGMENT_S, continuous: false, order: 'given' })
-    : null;
-  if (!fit) return { criterion, index: null, slope_before: null, slope_after: null, accepted: false, why: 'too few points to fit two lines' };
-  const ok = accept(fit);
-  return {
-    criterion,
-    index: crossingIndex(fit, x, from, to),
-    slope_before: round(fit.slope_before, 4),
-    slope_after: round(fit.slope_after, 4),
-    accepted: ok,
-    why: ok ? why : `not accepted: ${why} failed`,
-  };
-}
-
-function round(x: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
-}
-
-/**
- * The lowest point of a series over [from, to] after a further centred mean of NADIR_HALF_S each
- * side; accepted when it lies inside the range, not at an edge, since an edge means the series never
- * turned.
- */
-function nadir(criterion: string, series: Float64Array, from: number, to: number): CriterionEvidence {
-  if (to - from < 2 * MIN_SEGMENT_S) return { criterion, index: null, slope_before: null, slope_after: null, accepted: false, why: 'range too short' };
-  const smooth = movingMean(series.subarray(from, to + 1), NADIR_HALF_S);
-  let best = 0;
-  for (let i = 1; i < smooth.length; i++) if (smooth[i] < smooth[best]) best = i;
-  const inside = best >= MIN_SEGMENT_S && best <= smooth.length - 1 - MIN_SEGMENT_S;
-  return {
-    criterion,
-    index: from + best,
-    slope_before: null,
-    slope_after: null,
-    accepted: inside,
-    why: inside ? 'nadir inside the range' : 'not accepted: nadir at the edge of the range',
-  };
-}
-
 /** Median of the accepted indices (Gaskill et al. 2001 combine criteria), rounded down; null when none was accepted. */
-function combine(items: CriterionEvidence[]): number | null {
+export function combine(items: CriterionEvidence[]): number | null {
   const idx = items.filter((e) => e.accepted && e.index !== null).map((e) => e.index as number).sort((a, b) => a - b);
   if (idx.length === 0) return null;
   const m = idx.length >> 1;
   return idx.length % 2 ? idx[m] : Math.floor((idx[m - 1] + idx[m]) / 2);
 }
 
+
 /** Runs every criterion between `exerciseStart` (grid index) and the VO2 peak and combines them. */
 export function classicThresholds(test: PreparedTest, exerciseStart: number): ClassicResult {
-  const { vo2, vco2, ve, peto2, petco2, end_index: end } = test;
-  const time = new Float64Array(test.n);
-  const veVo2 = new Float64Array(test.n);
-  const veVco2 = new Float64Array(test.n);
-  const exco2 = new Float64Array(test.n);
-  for (let i = 0; i < test.n; i++) {
-    time[i] = i;
-    // Excess CO2 (Gaskill et al. 2001, after Volkov 1975): the CO2 above what RER alone would give.
-    exco2[i] = (vco2[i] * vco2[i]) / vo2[i] - vco2[i];
-    veVo2[i] = (ve[i] * 1000) / vo2[i];
-    veVco2[i] = (ve[i] * 1000) / vco2[i];
-  }
+  const end = test.end_index;
+  const d = derivedSignals(test);
   const from = Math.min(end, exerciseStart + SKIP_EXERCISE_S);
-
-  const vSlope = (to: number) =>
-    hinge('V-slope (VCO2 vs VO2)', vo2, vco2, from, to, (b, a) => a - b > V_SLOPE_MIN_RISE, `slope rise > ${V_SLOPE_MIN_RISE}`);
   // The PetO2 nadir needs no upper bound (PetO2 only rises after VT1), so it is found first and,
   // with a first V-slope over the whole span as fallback, bounds where VT2 may be sought.
-  const petO2Nadir = nadir('PetO2 nadir', peto2, from, end);
-  const first = petO2Nadir.accepted ? petO2Nadir : vSlope(end);
+  const petO2Nadir = nadir('PetO2 nadir', test.peto2, from, end);
+  const first = petO2Nadir.accepted ? petO2Nadir : vSlope(test, from, end);
   const vt2From = Math.min(end, Math.max(from, (first.accepted && first.index !== null ? first.index : from) + VT2_AFTER_VT1_S));
-  const vt2Evidence = [
-    evidence('VE vs VCO2 steepening (respiratory compensation)', vco2, ve, vt2From, end, (f) => f.slope_before > 0 && f.slope_after > f.slope_before * (1 + RCP_MIN_RELATIVE_RISE), `slope rise > ${RCP_MIN_RELATIVE_RISE * 100} %`),
-    evidence('VE/VCO2 starts to rise', time, veVco2, vt2From, end, (f) => f.slope_after > 0 && f.slope_after > f.slope_before, 'rising after, steeper than before'),
-    evidence('PetCO2 starts to fall', time, petco2, vt2From, end, (f) => f.slope_after < 0 && f.slope_after < f.slope_before, 'falling after, steeper than before'),
-  ];
+  const vt2Evidence = vt2Criteria(test, d, vt2From, end);
   const vt2 = combine(vt2Evidence);
 
   // The other VT1 criteria are sought below VT2, where VE/VO2 rises and VCO2 steepens for VT1's
   // reason alone, unless that VT2 is not clearly past the nadir; then the whole span is used.
   const vt2PastNadir = vt2 !== null && (!petO2Nadir.accepted || vt2 > (petO2Nadir.index as number) + MIN_SEGMENT_S);
   const vt1End = vt2 !== null && vt2PastNadir ? vt2 : end;
-  const vt1Evidence = [
-    vSlope(vt1End),
-    hinge('excess CO2 starts to rise', time, exco2, from, vt1End, (b, a) => a > 0 && a > b, 'rising after, steeper than before'),
-    hinge('VE/VO2 starts to rise', time, veVo2, from, vt1End, (b, a) => a > 0 && a > b, 'rising after, steeper than before'),
-    petO2Nadir,
-  ];
+  const vt1Evidence = [...vt1HingeCriteria(test, d, from, vt1End), petO2Nadir];
   const vt1 = combine(vt1Evidence);
   return { vt1_index: vt1, vt2_index: vt1 !== null && vt2 !== null && vt2 > vt1 ? vt2 : null, vt1_evidence: vt1Evidence, vt2_evidence: vt2Evidence };
 }
