@@ -1,33 +1,29 @@
 /**
- * `npm run evaluate [-- --write] [--promote name@version] [--per-cell N] [--model name]`: evaluates every installed threshold
- * model through the vt plugin itself (the code path the service runs) on
- *   1. the held-out synthetic cohort (scripts/train/cohorts.ts heldOutCohort: seeds and settings
- *      never used in training; 3 protocols x 4 fitness levels x N tests),
- *   2. a second held-out synthetic cohort with thresholds placed far more widely (heldOutWideCohort),
- *      which a model that learned the usual threshold position instead of the signals fails,
- *   2b. a third with full-strength measurement artefacts (gain errors, end-tidal offsets and drift,
- *      extra noise; heldOutArtifactCohort + scripts/train/artifacts.ts), and
- *   3. the real labelled tests (test/fixtures/vt/), reported per test as a check, never tuned on, and
- *   4. a sanity check on every real vendor file of the format plugins (scripts/train/vendor-sanity.ts).
- * Prints the gate table (spec rule 4). With --write, records the evaluation in each model card; a
- * card is (or stays) production only when every unseen cohort of at least 30 tests clears all four
- * limits for VT1 and VT2 (the two real tests are too few to count and are reported as a check), and a
+ * `npm run evaluate [-- --write] [--promote name@version] [--per-cell N] [--model name]`: evaluates every installed
+ * threshold model through the vt plugin itself (the code path the service runs) on the same cohorts,
+ * and prints them side by side:
+ *   - the held-out synthetic cohorts of scripts/train/cohorts.ts (seeds and settings never used in
+ *     training): the generator's default placement, a wide placement, measurement artefacts, and the
+ *     realistic cohort (threshold positions and durations of real tests, spread nadirs, realistic
+ *     noise, varied starts, tests that end soon after VT2, averaged exports);
+ *   - the real labelled tests (test/fixtures/vt/), per test, as a check that is never tuned on;
+ *   - a sanity check on every real vendor file of the format plugins.
+ * The promotion gate is spec rule 4 on every unseen cohort of at least 30 tests (analyses/vt/card.ts).
+ * With --write each card records its evaluation and the public sample's findings (replayed bit for bit
+ * by test/analyses/vt/replay.test.ts); a card is (or stays) production only when the gate clears, and a
  * research card becomes production only when named with --promote: clearing the gate makes a version
  * eligible, it does not by itself replace the default.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GATE, gateFailures, type CohortEvaluation, type ModelCard, type ThresholdAgreement } from '../analyses/vt/card.js';
+import { GATE, GATE_MIN_TESTS, gateFailures, type CohortEvaluation, type ModelCard, type ThresholdAgreement } from '../analyses/vt/card.js';
 import { createVtPlugin } from '../analyses/vt/plugin.js';
-import { DEFAULT_MODELS_DIR, ModelRegistry } from '../analyses/vt/registry.js';
+import { DEFAULT_MODEL, DEFAULT_MODELS_DIR, ModelRegistry, type RegisteredModel } from '../analyses/vt/registry.js';
 import type { AnalysisPlugin } from '../src/analyses/analysis-plugin.js';
-import type { Recording } from '../src/recording/recording.js';
-import { generateTest } from '../src/synthetic/generate.js';
 import { generateSampleTest } from '../src/synthetic/sample.js';
 import { agreement, type Pair } from './train/agreement.js';
-import { withArtifacts } from './train/artifacts.js';
-import { heldOutArtifactCohort, heldOutCohort, heldOutWideCohort } from './train/cohorts.js';
-import { realTests } from './train/real-tests.js';
+import { evaluationCohorts, type EvaluationCohort } from './train/evaluation-cohorts.js';
+import { realTests, type RealTest } from './train/real-tests.js';
 import { sanity, vendorFiles } from './train/vendor-sanity.js';
 
 function argValue(name: string): string | null {
@@ -42,114 +38,174 @@ const only = argValue('--model');
 const promote = argValue('--promote');
 
 type Est = { time_s: number | null; vo2_ml_min: number | null };
+const researchKey = { tier: 'research' as const, allowed_models: null };
 
-async function estimate(plugin: AnalysisPlugin, rec: Recording, name: string, version: string): Promise<{ vt1: Est | null; vt2: Est | null; refusal: string | null }> {
-  const out = await plugin.run(rec, { model: name, model_version: version, key: { tier: 'research', allowed_models: null }, surface: 'web' });
+async function estimate(plugin: AnalysisPlugin, rec: RealTest['recording'], model: RegisteredModel): Promise<{ vt1: Est | null; vt2: Est | null; refusal: string | null }> {
+  const out = await plugin.run(rec, { model: model.card.name, model_version: model.card.version, key: researchKey, surface: 'web' });
   if (out.status !== 'ok') return { vt1: null, vt2: null, refusal: out.error };
   const f = out.findings as Record<string, number | null>;
   const pick = (k: 'vt1' | 'vt2'): Est | null => (f[`${k}_time_s`] === null ? null : { time_s: f[`${k}_time_s`], vo2_ml_min: f[`${k}_vo2_ml_min`] });
   return { vt1: pick('vt1'), vt2: pick('vt2'), refusal: null };
 }
 
-function fmt(a: ThresholdAgreement): string {
-  const cell = (v: number | null, limit: number, worse: 'above' | 'below', unit: string) => {
-    if (v === null) return `${'n/a'.padStart(8)}        `;
-    const pass = worse === 'above' ? Math.abs(v) <= limit : v >= limit;
-    return `${String(v).padStart(8)}${unit} ${pass ? 'pass' : 'FAIL'}`;
-  };
+const num = (v: number | null, width: number) => (v === null ? 'n/a' : String(v)).padStart(width);
+const passMark = (v: number | null, limit: number, worse: 'above' | 'below') => (v === null ? ' ' : (worse === 'above' ? Math.abs(v) <= limit : v >= limit) ? ' ' : '!');
+
+/** One threshold's figures in one fixed-width cell; `!` marks a figure that misses its gate limit. */
+function cell(a: ThresholdAgreement): string {
   return [
-    `n ${String(a.n).padStart(3)} missed ${String(a.missed).padStart(3)} spurious ${String(a.spurious).padStart(3)}`,
-    `VO2 bias ${cell(a.vo2_bias_ml_min, GATE.vo2_bias_ml_min, 'above', '')}`,
-    `r ${cell(a.vo2_r, GATE.vo2_r, 'below', '')}`,
-    `MAE ${String(a.vo2_mae_ml_min).padStart(7)}`,
-    `| time bias ${cell(a.time_bias_s, GATE.time_bias_s, 'above', 's')}`,
-    `r ${cell(a.time_r, GATE.time_r, 'below', '')}`,
-    `MAE ${String(a.time_mae_s).padStart(6)}s`,
-  ].join('  ');
+    `${num(a.vo2_bias_ml_min, 6)}${passMark(a.vo2_bias_ml_min, GATE.vo2_bias_ml_min, 'above')}`,
+    `${num(a.vo2_r, 5)}${passMark(a.vo2_r, GATE.vo2_r, 'below')}`,
+    `${num(a.vo2_mae_ml_min, 5)}`,
+    `${num(a.time_bias_s, 6)}${passMark(a.time_bias_s, GATE.time_bias_s, 'above')}`,
+    `${num(a.time_r, 5)}${passMark(a.time_r, GATE.time_r, 'below')}`,
+    `${num(a.time_mae_s, 5)}`,
+    `${num(a.n, 3)}/${num(a.missed, 3)}/${num(a.spurious, 3)}`,
+  ].join(' ');
 }
+const CELL_HEADER = 'VO2bias      r   MAE  tbias      r   MAE   n/mis/spu';
 
 const registry = new ModelRegistry(DEFAULT_MODELS_DIR);
 const plugin = createVtPlugin({ modelsDir: DEFAULT_MODELS_DIR });
-const syntheticCohorts = [
-  { cohort: 'synthetic held-out', tests: heldOutCohort(perCell).map((o) => generateTest(o)) },
-  { cohort: 'synthetic held-out, wide threshold placement', tests: heldOutWideCohort(Math.ceil((perCell * 2) / 3)).map((o) => generateTest(o)) },
-  {
-    cohort: 'synthetic held-out with measurement artefacts',
-    tests: heldOutArtifactCohort(Math.ceil((perCell * 2) / 3)).map((o) => {
-      const g = generateTest(o);
-      return { ...g, recording: withArtifacts(g.recording, o.seed) };
-    }),
-  },
-];
+const models = registry.models.filter((m) => !only || m.card.name === only);
+const cohorts = evaluationCohorts(perCell);
 const real = await realTests();
 const vendor = await vendorFiles();
-for (const c of syntheticCohorts) console.log(`${c.cohort}: ${c.tests.length} tests (3 protocols x 4 fitness levels)`);
-console.log(`real labelled tests: ${real.length}`);
-console.log(`gate (spec rule 4): |VO2 bias| <= ${GATE.vo2_bias_ml_min} mL/min, VO2 r >= ${GATE.vo2_r}, |time bias| <= ${GATE.time_bias_s} s, time r >= ${GATE.time_r}`);
+console.log(`gate (spec rule 4) on every unseen cohort of at least ${GATE_MIN_TESTS} tests: |VO2 bias| <= ${GATE.vo2_bias_ml_min} mL/min, VO2 r >= ${GATE.vo2_r}, |time bias| <= ${GATE.time_bias_s} s, time r >= ${GATE.time_r}`);
+for (const c of cohorts) console.log(`${c.cohort}: ${c.tests.length} tests. ${c.description}`);
+console.log(`real labelled tests: ${real.length} (test/fixtures/vt/), a check only`);
 
-for (const model of registry.models) {
-  const { name, version } = model.card;
-  if (only && only !== name) continue;
-  const started = Date.now();
-  const refusals: Record<string, number> = {};
-  const cohorts: CohortEvaluation[] = [];
-  for (const c of syntheticCohorts) {
-    const vt1: Pair[] = [];
-    const vt2: Pair[] = [];
-    for (const g of c.tests) {
-      const e = await estimate(plugin, g.recording, name, version);
-      if (e.refusal) refusals[e.refusal] = (refusals[e.refusal] ?? 0) + 1;
-      vt1.push({ est: e.vt1, truth: g.truth.vt1 });
-      vt2.push({ est: e.vt2, truth: g.truth.vt2 });
-    }
-    cohorts.push({ cohort: c.cohort, unseen: true, n_tests: c.tests.length, vt1: agreement(vt1), vt2: agreement(vt2) });
+interface ModelResult {
+  model: RegisteredModel;
+  cohorts: CohortEvaluation[];
+  refusals: Record<string, Record<string, number>>;
+  realErrors: { test: string; vt1: number | null; vt2: number | null }[];
+  vendorSanity: { file: string; result: string }[];
+  seconds: number;
+}
+
+async function evaluateCohort(model: RegisteredModel, c: EvaluationCohort, refusals: Record<string, number>): Promise<CohortEvaluation> {
+  const vt1: Pair[] = [];
+  const vt2: Pair[] = [];
+  for (const g of c.tests) {
+    const e = await estimate(plugin, g.recording, model);
+    if (e.refusal) refusals[e.refusal] = (refusals[e.refusal] ?? 0) + 1;
+    vt1.push({ est: e.vt1, truth: g.truth.vt1 });
+    vt2.push({ est: e.vt2, truth: g.truth.vt2 });
   }
-  const realPairs: { vt1: Pair[]; vt2: Pair[] } = { vt1: [], vt2: [] };
+  return { cohort: c.cohort, unseen: !c.seenBy(model.card), n_tests: c.tests.length, vt1: agreement(vt1), vt2: agreement(vt2) };
+}
+
+async function evaluateReal(model: RegisteredModel): Promise<{ cohort: CohortEvaluation; errors: ModelResult['realErrors'] }> {
+  const pairs: { vt1: Pair[]; vt2: Pair[] } = { vt1: [], vt2: [] };
   const perTest: Record<string, unknown>[] = [];
+  const errors: ModelResult['realErrors'] = [];
   for (const r of real) {
-    const e = await estimate(plugin, r.recording, name, version);
-    realPairs.vt1.push({ est: e.vt1, truth: r.vt1 });
-    realPairs.vt2.push({ est: e.vt2, truth: r.vt2 });
-    const err = (est: Est | null, truth: RealTestTruth, k: 'time_s' | 'vo2_ml_min') => (est?.[k] != null && truth[k] !== null ? Math.round((est[k] as number) - (truth[k] as number)) : null);
+    const e = await estimate(plugin, r.recording, model);
+    pairs.vt1.push({ est: e.vt1, truth: r.vt1 });
+    pairs.vt2.push({ est: e.vt2, truth: r.vt2 });
+    const err = (est: Est | null, truth: RealTest['vt1'], k: 'time_s' | 'vo2_ml_min') => (est?.[k] != null && truth[k] !== null ? Math.round((est[k] as number) - (truth[k] as number)) : null);
     perTest.push({
       test: r.id,
       refusal: e.refusal,
       vt1: { estimate: e.vt1, truth: r.vt1, vo2_error_ml_min: err(e.vt1, r.vt1, 'vo2_ml_min'), time_error_s: err(e.vt1, r.vt1, 'time_s') },
       vt2: { estimate: e.vt2, truth: r.vt2, vo2_error_ml_min: err(e.vt2, r.vt2, 'vo2_ml_min'), time_error_s: err(e.vt2, r.vt2, 'time_s') },
     });
+    errors.push({ test: r.id, vt1: err(e.vt1, r.vt1, 'vo2_ml_min'), vt2: err(e.vt2, r.vt2, 'vo2_ml_min') });
   }
-  cohorts.push({ cohort: 'real labelled (pyoxynet samples)', unseen: true, n_tests: real.length, vt1: agreement(realPairs.vt1), vt2: agreement(realPairs.vt2), per_test: perTest });
-  console.log(`\n## ${name} ${version} (${model.card.engine}, tier ${model.card.tier}, card status ${model.card.status}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (Object.keys(refusals).length) console.log(`refusals on the synthetic cohort: ${JSON.stringify(refusals)}`);
-  for (const c of cohorts) {
-    console.log(`${c.cohort} (n=${c.n_tests})`);
-    console.log(`  VT1  ${fmt(c.vt1)}`);
-    console.log(`  VT2  ${fmt(c.vt2)}`);
-  }
-  for (const p of perTest) console.log(`  ${JSON.stringify(p)}`);
-  const vendorSanity: { file: string; result: string }[] = [];
+  const seen = real.filter((r) => r.inTrainingOf?.(model.card)).map((r) => r.id);
+  return {
+    cohort: {
+      cohort: 'real labelled (pyoxynet samples)',
+      unseen: seen.length === 0,
+      n_tests: real.length,
+      vt1: agreement(pairs.vt1),
+      vt2: agreement(pairs.vt2),
+      per_test: perTest,
+      ...(seen.length ? { notes: `possibly in the model's training data: ${seen.join(', ')}` } : {}),
+    },
+    errors,
+  };
+}
+
+const results: ModelResult[] = [];
+for (const model of models) {
+  const started = Date.now();
+  const refusals: ModelResult['refusals'] = {};
+  const evaluated: CohortEvaluation[] = [];
+  for (const c of cohorts) evaluated.push(await evaluateCohort(model, c, (refusals[c.cohort] = {})));
+  const { cohort: realCohort, errors } = await evaluateReal(model);
+  evaluated.push(realCohort);
+  const vendorSanity: ModelResult['vendorSanity'] = [];
   for (const v of vendor) {
-    const out = await plugin.run(v.recording, { model: name, model_version: version, key: { tier: 'research', allowed_models: null }, surface: 'web' });
+    const out = await plugin.run(v.recording, { model: model.card.name, model_version: model.card.version, key: researchKey, surface: 'web' });
     vendorSanity.push({ file: v.id, result: sanity(v.recording, out) });
   }
-  console.log('sanity on the real vendor files (formats/*/fixtures):');
-  for (const v of vendorSanity) console.log(`  ${v.file.padEnd(52)} ${v.result.slice(0, 150)}`);
-  const failures = gateFailures({ evaluation: { evaluated_at: '', command: '', cohorts } });
-  console.log(failures.length === 0 ? 'GATE CLEARED on every unseen cohort large enough to count' : `gate not cleared: ${failures.join('; ')}`);
+  results.push({ model, cohorts: evaluated, refusals, realErrors: errors, vendorSanity, seconds: (Date.now() - started) / 1000 });
+  process.stderr.write(`evaluated ${model.card.name} ${model.card.version} in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+}
 
-  if (write) {
-    const cardPath = join(model.dir, 'card.json');
+const label = (m: RegisteredModel) => `${m.card.name} ${m.card.version}`.padEnd(18);
+const width = Math.max(...results.map((r) => label(r.model).length));
+for (const c of [...cohorts.map((x) => x.cohort)]) {
+  console.log(`\n## ${c}`);
+  console.log(`${''.padEnd(width)}  VT1 ${CELL_HEADER}  | VT2 ${CELL_HEADER}  | gate`);
+  for (const r of results) {
+    const e = r.cohorts.find((x) => x.cohort === c)!;
+    const failures = gateFailures({ evaluation: { evaluated_at: '', command: '', cohorts: [e] } });
+    const gate = !e.unseen ? 'seen in training' : e.n_tests < GATE_MIN_TESTS ? 'too few' : failures.length ? 'FAIL' : 'pass';
+    const refused = Object.entries(r.refusals[c] ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
+    console.log(`${label(r.model).padEnd(width)}      ${cell(e.vt1)}  |     ${cell(e.vt2)}  | ${gate}${refused ? `  (refused: ${refused})` : ''}`);
+  }
+}
+
+console.log('\n## real labelled tests: VO2 error (estimate minus expert, mL/min)');
+real.forEach((r, i) => console.log(`test ${i + 1}: ${r.id}`));
+console.log(`${''.padEnd(width)}  ${real.map((_, i) => `test ${i + 1} VT1    VT2`.padStart(20)).join('  ')}  mean |err|  max |err|`);
+for (const r of results) {
+  const all = r.realErrors.flatMap((e) => [e.vt1, e.vt2]);
+  const known = all.filter((v): v is number => v !== null);
+  const complete = known.length === all.length;
+  const mean = complete ? Math.round(known.reduce((s, v) => s + Math.abs(v), 0) / known.length) : null;
+  const max = complete ? Math.max(...known.map(Math.abs)) : null;
+  const cells = r.realErrors.map((e) => `${num(e.vt1, 13)}  ${num(e.vt2, 5)}`).join('  ');
+  console.log(`${label(r.model).padEnd(width)}  ${cells}  ${num(mean, 10)}  ${num(max, 9)}${complete ? '' : '  (a threshold missing)'}`);
+}
+
+console.log('\n## sanity on the real vendor files (formats/*/fixtures): pass, refused with a reason, or a rule broken');
+for (const r of results) {
+  const refused: Record<string, number> = {};
+  const broken: string[] = [];
+  let pass = 0;
+  for (const v of r.vendorSanity) {
+    const code = /^refused (\w+)/.exec(v.result)?.[1];
+    if (code) refused[code] = (refused[code] ?? 0) + 1;
+    else if (v.result.endsWith(': pass')) pass++;
+    else broken.push(`${v.file}: ${v.result}`);
+  }
+  const refusedText = Object.entries(refused).map(([k, n]) => `${k} ${n}`).join(', ');
+  console.log(`${label(r.model).padEnd(width)}  pass ${pass}, refused ${Object.values(refused).reduce((a, b) => a + b, 0)}${refusedText ? ` (${refusedText})` : ''}, broken ${broken.length}`);
+  for (const b of broken) console.log(`${''.padEnd(width)}    ${b}`);
+}
+
+const def = registry.find(DEFAULT_MODEL, 'latest');
+console.log(`\nan omitted model runs ${def ? `${def.card.name} ${def.card.version} (${def.card.status})` : 'nothing: no default installed'}`);
+for (const r of results) {
+  const failures = gateFailures({ evaluation: { evaluated_at: '', command: '', cohorts: r.cohorts } });
+  console.log(`${label(r.model).padEnd(width)}  ${failures.length === 0 ? 'GATE CLEARED on every unseen cohort large enough to count' : `gate not cleared: ${failures.slice(0, 4).join('; ')}${failures.length > 4 ? `; and ${failures.length - 4} more` : ''}`}`);
+}
+
+if (write) {
+  for (const r of results) {
+    const { name, version } = r.model.card;
+    const cardPath = join(r.model.dir, 'card.json');
     const card = JSON.parse(readFileSync(cardPath, 'utf8')) as ModelCard;
-    // The public sample's findings, which test/analyses/vt/replay.test.ts replays bit for bit.
-    const replay = await plugin.run(generateSampleTest(false).recording, { model: name, model_version: version, key: { tier: 'research', allowed_models: null }, surface: 'web' });
+    const replay = await plugin.run(generateSampleTest(false).recording, { model: name, model_version: version, key: researchKey, surface: 'web' });
     card.replay = { recording: 'generateSampleTest(false) (src/synthetic/sample.ts)', findings: replay.status === 'ok' ? replay.findings : null };
-    card.evaluation = { evaluated_at: new Date().toISOString(), command: `npm run evaluate -- --write --per-cell ${perCell}`, cohorts, vendor_sanity: vendorSanity };
-    // Clearing the gate makes a version eligible; promotion is a decision, taken with --promote.
-    const eligible = failures.length === 0;
+    card.evaluation = { evaluated_at: new Date().toISOString(), command: `npm run evaluate -- --write --per-cell ${perCell}`, cohorts: r.cohorts, vendor_sanity: r.vendorSanity };
+    const eligible = gateFailures(card).length === 0;
     card.status = eligible && (card.status === 'production' || promote === `${name}@${version}`) ? 'production' : 'research';
     writeFileSync(cardPath, JSON.stringify(card, null, 2) + '\n');
     console.log(`wrote ${cardPath} (status ${card.status})`);
   }
 }
-
-type RealTestTruth = { time_s: number | null; vo2_ml_min: number };

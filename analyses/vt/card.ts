@@ -36,6 +36,8 @@ export interface CohortEvaluation {
   vt2: ThresholdAgreement;
   /** Errors per test (estimate minus truth), given for small real cohorts. */
   per_test?: Record<string, unknown>[];
+  /** What a reader must know about the cohort for this model (e.g. a test possibly in its training data). */
+  notes?: string;
 }
 
 export interface ModelCard {

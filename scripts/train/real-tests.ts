@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readUpload } from '../../src/formats/read-upload.js';
 import { loadPlugins } from '../../src/plugins.js';
+import type { ModelCard } from '../../analyses/vt/card.js';
 import type { Recording } from '../../src/recording/recording.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/vt');
@@ -18,7 +19,15 @@ export interface RealTest {
   /** Expert thresholds; time is null where the source labels VO2 only. */
   vt1: { time_s: number | null; vo2_ml_min: number };
   vt2: { time_s: number | null; vo2_ml_min: number };
+  /** True when the test may be in the training data of the card's model. */
+  inTrainingOf?(card: Pick<ModelCard, 'pipeline'>): boolean;
 }
+
+/**
+ * pyoxynet ships data_test.csv beside the Oxynet weights and its README says it may be one of the
+ * training tests, so it is not unseen for any model built on those weights.
+ */
+const OXYNET_ENGINES = ['oxynet-cnn', 'oxynet-upstream'];
 
 /** data_test.csv labels: the first second of the `domain` column's heavy (0) and severe (1) values. */
 function oxynetLabels(text: string): { vt1: RealTest['vt1']; vt2: RealTest['vt2'] } {
@@ -41,7 +50,12 @@ export async function realTests(): Promise<RealTest[]> {
   const eta = readFileSync(join(FIXTURES, etaName));
   const [etaTest] = JSON.parse(eta.toString('utf8')) as { id: string; LT: number; RCP: number }[];
   return [
-    { id: `pyoxynet ${csvName}`, recording: (await readUpload(csvName, csv, formats)).recording, ...oxynetLabels(csv.toString('utf8')) },
+    {
+      id: `pyoxynet ${csvName}`,
+      recording: (await readUpload(csvName, csv, formats)).recording,
+      ...oxynetLabels(csv.toString('utf8')),
+      inTrainingOf: (card) => OXYNET_ENGINES.includes(card.pipeline.engine),
+    },
     {
       id: `exercise threshold app ${etaTest.id}`,
       recording: (await readUpload(etaName, eta, formats)).recording,

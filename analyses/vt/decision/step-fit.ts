@@ -46,7 +46,7 @@ export function crossingsFromCurves(curves: DomainCurves): Crossings {
  * part after the best split is not, on average, past the change (a brief excursion the split
  * cannot explain, e.g. at the very end).
  */
-function stepIndex(margin: Float64Array, from: number): number | null {
+export function stepIndex(margin: Float64Array, from: number): number | null {
   const n = margin.length;
   let run = 0;
   let sustained = false;

@@ -1,0 +1,158 @@
+/**
+ * The project's decision rule: a learned engine's per-second domain curves place each threshold,
+ * and the classic landmarks corroborate it only where the curves cannot decide (design section 5:
+ * landmarks corroborate a model, they never override it; Gaskill et al., Med Sci Sports Exerc 2001:
+ * combining methods beats any one of them).
+ *
+ * - VT1: where the moderate domain gives way (P(moderate) falls through one half), after the exercise
+ *   onset. VT2: where, beyond moderate, severe overtakes heavy (P(severe) / (P(heavy) + P(severe))
+ *   rises through one half), at least MIN_VT_GAP_S after VT1. Each crossing is a one-step fit on the
+ *   smoothed margin (step-fit.ts), so a flicker cannot move it and a domain never held gives none.
+ * - The transition zone of a crossing is where the smoothed probability stays between ZONE_LEVEL and
+ *   1 - ZONE_LEVEL: there the model is undecided. Classic criteria fitted locally around the crossing
+ *   whose breakpoint falls inside the zone join the crossing, and the threshold is their median.
+ * - A test that ends while the severe curve is still rising (many real tests stop soon after VT2,
+ *   and a curve needs some seconds past a threshold to cross) leaves VT2 to the respiratory
+ *   compensation landmarks over the end of the test, and says so.
+ * Which evidence placed each threshold is returned with it.
+ */
+import { derivedSignals, nadir, SKIP_EXERCISE_S, vt1HingeCriteria, vt2Criteria, type CriterionEvidence } from '../engines/wasserman/criteria.js';
+import type { EngineInput, PlacedThreshold } from '../engines/engine.js';
+import { movingMean } from '../grid-filters.js';
+import type { PreparedTest } from '../preprocess.js';
+import type { DomainCurves } from './curves.js';
+import type { DecisionRule } from './rule.js';
+import { stepIndex } from './step-fit.js';
+
+/** Half-width (s) of the centred mean applied to the curves before they are read (as step-fit.ts). */
+const CURVE_HALF_S = 10;
+/** VT2 is sought from this long after VT1: the heavy domain spans minutes, never a moment. */
+const MIN_VT_GAP_S = 30;
+/** The curves are undecided while the probability lies between ZONE_LEVEL and 1 - ZONE_LEVEL. */
+const ZONE_LEVEL = 0.25;
+/** A zone is at least this wide each side of its crossing: the engine reads 40-s windows, so it cannot be sharper. */
+const ZONE_MIN_HALF_S = 20;
+/** ...and at most this wide: a landmark further away disagrees by more than the time the promotion gate tolerates (spec rule 4). */
+const ZONE_MAX_HALF_S = 60;
+/** Landmarks are fitted over this many seconds each side of the crossing, so one breakpoint dominates each fit. */
+const LOCAL_FIT_HALF_S = 180;
+/** A severe curve that rose by at least this much over the last minute of the test is still rising at its end. */
+const STILL_RISING = 0.15;
+/** The span at the end of the test where an undecided VT2 is sought from landmarks alone, s. */
+const END_SPAN_S = 120;
+
+type Placement = 'model' | 'model and landmarks' | 'landmarks (the curves end undecided)';
+
+interface ThresholdEvidence {
+  placed_by: Placement | 'not reached';
+  model_crossing_s: number | null;
+  zone_s: [number, number] | null;
+  landmarks: { criterion: string; time_s: number | null; accepted: boolean; in_zone: boolean; why: string }[];
+}
+
+/** The last index with a defined (finite) value: an engine may leave the end of the test undefined. */
+function lastDefined(curve: Float64Array): number {
+  let i = curve.length - 1;
+  while (i >= 0 && !Number.isFinite(curve[i])) i--;
+  return i;
+}
+
+/** The undecided stretch around crossing c of a margin that is positive before and negative after. */
+function zoneAround(margin: Float64Array, c: number, from: number, to: number): [number, number] {
+  // margin = 1 - 2p (or 2p - 1), so p within [ZONE_LEVEL, 1 - ZONE_LEVEL] is |margin| below this.
+  const undecided = (m: number) => Math.abs(m) < 1 - 2 * ZONE_LEVEL;
+  let a = c;
+  while (a > from && a > c - ZONE_MAX_HALF_S && undecided(margin[a - 1])) a--;
+  let b = c;
+  while (b < to && b < c + ZONE_MAX_HALF_S && undecided(margin[b + 1])) b++;
+  return [Math.max(from, Math.min(a, c - ZONE_MIN_HALF_S)), Math.min(to, Math.max(b, c + ZONE_MIN_HALF_S))];
+}
+
+function median(values: number[]): number {
+  const v = [...values].sort((x, y) => x - y);
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : Math.floor((v[m - 1] + v[m]) / 2);
+}
+
+/** The crossing joined by the accepted landmarks inside its zone. */
+function corroborate(test: PreparedTest, crossing: number, zone: [number, number], criteria: CriterionEvidence[]): { placed: PlacedThreshold; evidence: ThresholdEvidence } {
+  const inZone = (e: CriterionEvidence) => e.accepted && e.index !== null && e.index >= zone[0] && e.index <= zone[1];
+  const joining = criteria.filter(inZone).map((e) => e.index as number);
+  return {
+    placed: { index: median([crossing, ...joining]) },
+    evidence: {
+      placed_by: joining.length ? 'model and landmarks' : 'model',
+      model_crossing_s: test.t0_s + crossing,
+      zone_s: [test.t0_s + zone[0], test.t0_s + zone[1]],
+      landmarks: describe(test, criteria, inZone),
+    },
+  };
+}
+
+function describe(test: PreparedTest, criteria: CriterionEvidence[], inZone: (e: CriterionEvidence) => boolean): ThresholdEvidence['landmarks'] {
+  return criteria.map((e) => ({ criterion: e.criterion, time_s: e.index === null ? null : test.t0_s + e.index, accepted: e.accepted, in_zone: inZone(e), why: e.why }));
+}
+
+const notReached = (): ThresholdEvidence => ({ placed_by: 'not reached', model_crossing_s: null, zone_s: null, landmarks: [] });
+
+export const corroborated: DecisionRule = {
+  id: 'corroborated',
+  decide(curves: DomainCurves, { test, exercise_start_index: onset }: EngineInput, engineEvidence) {
+    const last = Math.min(test.end_index, lastDefined(curves.moderate));
+    const pm = movingMean(curves.moderate.subarray(0, last + 1), CURVE_HALF_S);
+    const beyond = new Float64Array(last + 1);
+    for (let i = 0; i <= last; i++) {
+      const hs = curves.heavy[i] + curves.severe[i];
+      beyond[i] = hs > 0 ? curves.severe[i] / hs : 0;
+    }
+    const ps = movingMean(beyond, CURVE_HALF_S);
+    // Margins positive before a threshold and negative after, as stepIndex reads them.
+    const m1 = pm.map((p) => 2 * p - 1);
+    const m2 = ps.map((p) => 1 - 2 * p);
+    const d = derivedSignals(test);
+    const fitFrom = (c: number) => Math.max(Math.min(test.end_index, onset + SKIP_EXERCISE_S), c - LOCAL_FIT_HALF_S);
+    const fitTo = (c: number) => Math.min(test.end_index, c + LOCAL_FIT_HALF_S);
+    const evidence: Record<string, unknown> = {
+      method: 'corroborated: the model places each threshold where its domain curves cross; classic landmarks inside its undecided zone join it (median)',
+      ...engineEvidence,
+      analysed_until_s: test.t0_s + test.end_index,
+    };
+
+    const c1 = last >= 0 ? stepIndex(m1, Math.min(onset, last)) : null;
+    if (c1 === null) return { vt1: null, vt2: null, evidence: { ...evidence, vt1: notReached(), vt2: notReached() } };
+    const zone1 = zoneAround(m1, c1, onset, last);
+    const vt1Criteria = [...vt1HingeCriteria(test, d, fitFrom(c1), fitTo(c1)), nadir('PetO2 nadir', test.peto2, fitFrom(c1), fitTo(c1))];
+    const vt1 = corroborate(test, c1, zone1, vt1Criteria);
+
+    const from2 = vt1.placed.index + MIN_VT_GAP_S;
+    const c2 = from2 < last ? stepIndex(m2, from2) : null;
+    let vt2: { placed: PlacedThreshold | null; evidence: ThresholdEvidence };
+    if (c2 !== null) {
+      const zone2 = zoneAround(m2, c2, from2, last);
+      vt2 = corroborate(test, c2, zone2, vt2Criteria(test, d, Math.max(from2, c2 - LOCAL_FIT_HALF_S), fitTo(c2)));
+    } else {
+      vt2 = undecidedEnd(test, ps, from2, last, d);
+    }
+    return { vt1: vt1.placed, vt2: vt2.placed, evidence: { ...evidence, vt1: vt1.evidence, vt2: vt2.evidence } };
+  },
+};
+
+/**
+ * No sustained VT2 crossing: if the severe curve is still rising when the curves end, the model could
+ * not decide and the respiratory compensation landmarks over the end of the test place VT2 (their
+ * median, at least two agreeing); otherwise the test ended before VT2.
+ */
+function undecidedEnd(test: PreparedTest, ps: Float64Array, from: number, last: number, d: ReturnType<typeof derivedSignals>): { placed: PlacedThreshold | null; evidence: ThresholdEvidence } {
+  const end = test.end_index;
+  if (last < from || ps[last] - ps[Math.max(from, last - 60)] < STILL_RISING) return { placed: null, evidence: notReached() };
+  const zone: [number, number] = [Math.max(from, end - END_SPAN_S), end];
+  const criteria = vt2Criteria(test, d, Math.max(from, end - 2 * END_SPAN_S), end);
+  const inZone = (e: CriterionEvidence) => e.accepted && e.index !== null && e.index >= zone[0] && e.index <= zone[1];
+  const agreeing = criteria.filter(inZone).map((e) => e.index as number);
+  const landmarks = describe(test, criteria, inZone);
+  if (agreeing.length < 2) return { placed: null, evidence: { placed_by: 'not reached', model_crossing_s: null, zone_s: [test.t0_s + zone[0], test.t0_s + zone[1]], landmarks } };
+  return {
+    placed: { index: median(agreeing) },
+    evidence: { placed_by: 'landmarks (the curves end undecided)', model_crossing_s: null, zone_s: [test.t0_s + zone[0], test.t0_s + zone[1]], landmarks },
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * The synthetic cohorts every threshold model is evaluated on, built once per run so every model
+ * reads the same recordings. All are held out: seeds and settings that no training recipe draws
+ * (scripts/train/cohorts.ts; test/analyses/vt/cohorts.test.ts checks the seeds never overlap).
+ */
+import type { ModelCard } from '../../analyses/vt/card.js';
+import type { Recording } from '../../src/recording/recording.js';
+import { generateTest } from '../../src/synthetic/generate.js';
+import type { ThresholdTruth } from '../../src/synthetic/types.js';
+import { withArtifacts } from './artifacts.js';
+import { heldOutArtifactCohort, heldOutCohort, heldOutWideCohort } from './cohorts.js';
+
+export interface EvaluationCohort {
+  cohort: string;
+  description: string;
+  tests: { recording: Recording; truth: { vt1: ThresholdTruth | null; vt2: ThresholdTruth | null } }[];
+  /** True when the model's training drew from this cohort (then it cannot count towards its gate). */
+  seenBy(card: ModelCard): boolean;
+}
+
+const neverSeen = () => false;
+
+/** The held-out cohorts at `perCell` tests per protocol and fitness level (the wide and artefact ones at two thirds of that). */
+export function evaluationCohorts(perCell: number): EvaluationCohort[] {
+  const twoThirds = Math.ceil((perCell * 2) / 3);
+  return [
+    {
+      cohort: 'synthetic held-out',
+      description: "3 protocols x 4 fitness levels, the generator's default threshold placement.",
+      tests: heldOutCohort(perCell).map((o) => generateTest(o)),
+      seenBy: neverSeen,
+    },
+    {
+      cohort: 'synthetic held-out, wide threshold placement',
+      description: 'VT1 from 22 to 75 % and VT2 up to 95 % of the exercise span: a model that learned where thresholds usually sit fails here.',
+      tests: heldOutWideCohort(twoThirds).map((o) => generateTest(o)),
+      seenBy: neverSeen,
+    },
+    {
+      cohort: 'synthetic held-out with measurement artefacts',
+      description: 'analyser gain errors, end-tidal offsets and drift, extra noise laid over default tests (scripts/train/artifacts.ts).',
+      tests: heldOutArtifactCohort(twoThirds).map((o) => {
+        const g = generateTest(o);
+        return { ...g, recording: withArtifacts(g.recording, o.seed) };
+      }),
+      seenBy: neverSeen,
+    },
+  ];
+}
