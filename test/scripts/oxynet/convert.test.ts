@@ -7,6 +7,7 @@ import { TensorBundle } from '../../../scripts/oxynet/checkpoint/bundle.js';
 import { convertOxynet, serializeConversion } from '../../../scripts/oxynet/convert.js';
 import { readKerasMetadata, type KerasNode } from '../../../scripts/oxynet/keras-metadata.js';
 import { PROJECT_ROOT } from '../../../src/plugins.js';
+import { randomWindows } from './random-windows.js';
 
 const INPUT = join(PROJECT_ROOT, 'scripts/oxynet/input');
 const MODEL_DIR = join(PROJECT_ROOT, 'models/oxynet-cnn/v1.0.0');
@@ -17,18 +18,6 @@ function mutated(path: string, change: (m: KerasNode['metadata']) => void): Kera
   const nodes = structuredClone(metadata());
   change(nodes.find((n) => n.node_path === path)!.metadata);
   return nodes;
-}
-
-/** Seeded windows in [0, 1] (mulberry32). */
-function randomWindows(n: number, seed: number): Float32Array {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return Float32Array.from({ length: n * 200 }, next);
 }
 
 /**

@@ -11,20 +11,9 @@ import { runTflite } from '../../../scripts/oxynet/tflite/interpreter.js';
 import { readTflite, type TfliteModel } from '../../../scripts/oxynet/tflite/model.js';
 import { EXPECTED_OPERATORS, tfliteToCnn } from '../../../scripts/oxynet/tflite/to-cnn.js';
 import { PROJECT_ROOT } from '../../../src/plugins.js';
+import { randomWindows } from './random-windows.js';
 
 const model = () => readTflite(readFileSync(join(PROJECT_ROOT, 'scripts/oxynet/input/tfl_model.tflite')));
-
-/** Seeded windows in [0, 1] (mulberry32). */
-function randomWindows(n: number, seed: number): Float32Array {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return Float32Array.from({ length: n * 200 }, next);
-}
 
 /** Windows every 9 s through both labelled tests, prepared as the upstream pipeline prepares them. */
 async function realWindows(): Promise<{ windows: Float32Array; count: number }> {
