@@ -22,6 +22,7 @@ export const SESSION_OPTIONS: ort.InferenceSession.SessionOptions = {
 
 /** Opens a session on an ONNX file (or its bytes) with SESSION_OPTIONS. */
 export function createOxynetSession(model: string | Uint8Array): Promise<ort.InferenceSession> {
+  // Two overloads of create, one per argument kind.
   return typeof model === 'string' ? ort.InferenceSession.create(model, SESSION_OPTIONS) : ort.InferenceSession.create(model, SESSION_OPTIONS);
 }
 
