@@ -4,7 +4,7 @@
  * comes from one seeded generator and the arithmetic order is fixed, so the same data and seed
  * give the same weights bit for bit, with no native or GPU kernel involved.
  */
-import type { DenseLayer } from './onnx-writer.js';
+import type { DenseLayer } from '../onnx/writer.js';
 
 /** mulberry32: a small, fast, seedable 32-bit generator (uniform in [0, 1)). */
 export function seededRandom(seed: number): () => number {

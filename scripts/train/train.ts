@@ -14,7 +14,7 @@ import { VT_CHANNELS } from '../../analyses/vt/preprocess.js';
 import { TRAIN_SEED_BASE, TRAIN_SETTINGS_SEED, trainingCohort, type TrainingVariant } from './cohorts.js';
 import { buildDataset } from './dataset.js';
 import { Mlp, seededRandom, type TrainOptions } from './mlp.js';
-import { mlpToOnnx } from './onnx-writer.js';
+import { mlpToOnnx } from '../onnx/writer.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 

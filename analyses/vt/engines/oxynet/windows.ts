@@ -1,0 +1,43 @@
+/**
+ * The Oxynet CNN's input: 40-s windows of five 1-Hz channels (VO2, VCO2, VE, PetO2, PetCO2), each
+ * min-max scaled over the whole test (Zignoli et al., Eur J Sport Sci 2022).
+ */
+
+/** Time steps per window (40 s at 1 Hz). */
+export const WINDOW_S = 40;
+/** The model's input channels, in order. */
+export const OXYNET_CHANNELS = ['VO2', 'VCO2', 'VE', 'PetO2', 'PetCO2'] as const;
+
+/** Min-max scaling over the whole series: (x - min) / (max - min); throws on a constant or non-finite series. */
+export function minMaxScale(values: ArrayLike<number>, name = 'channel'): Float64Array {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!Number.isFinite(v)) throw new Error(`${name} holds a non-finite value at index ${i}`);
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (!(max > min)) throw new Error(`${name} is constant over the test; it cannot be min-max scaled`);
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = (values[i] - min) / (max - min);
+  return out;
+}
+
+/**
+ * Stacks windows into the model's input [N, 40, 5] (row-major: window, second, channel).
+ * `channels` are the five 1-Hz series in OXYNET_CHANNELS order (already scaled); window k covers
+ * indices starts[k] .. starts[k] + 39.
+ */
+export function buildWindows(channels: readonly ArrayLike<number>[], starts: readonly number[]): Float32Array {
+  if (channels.length !== OXYNET_CHANNELS.length) throw new Error(`expected ${OXYNET_CHANNELS.length} channels, got ${channels.length}`);
+  const length = channels[0].length;
+  if (channels.some((c) => c.length !== length)) throw new Error('the channels differ in length');
+  const c = channels.length;
+  const out = new Float32Array(starts.length * WINDOW_S * c);
+  starts.forEach((start, k) => {
+    if (!Number.isInteger(start) || start < 0 || start + WINDOW_S > length) throw new Error(`window start ${start} does not fit a ${length}-s series`);
+    for (let t = 0; t < WINDOW_S; t++) for (let ch = 0; ch < c; ch++) out[(k * WINDOW_S + t) * c + ch] = channels[ch][start + t];
+  });
+  return out;
+}
