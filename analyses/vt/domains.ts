@@ -45,9 +45,12 @@ export async function domainProbabilities(
     if (!curves) {
       throw new ServiceError('MODEL_NOT_FOUND', `Model ${name} ${model.card.version} places thresholds without per-second domain curves.`, { model: name, model_version: model.card.version });
     }
-    const round = (a: Float64Array) => Array.from(a, (v) => Math.round(v * 1e4) / 1e4);
+    // An engine may leave the last seconds undescribed (its last window ends there): they are not sent.
+    let defined = curves.moderate.length;
+    while (defined > 0 && !Number.isFinite(curves.moderate[defined - 1])) defined--;
+    const round = (a: Float64Array) => Array.from(a.subarray(0, defined), (v) => Math.round(v * 1e4) / 1e4);
     return {
-      t_s: Array.from(curves.moderate, (_, i) => checked.test.t0_s + i),
+      t_s: Array.from({ length: defined }, (_, i) => checked.test.t0_s + i),
       moderate: round(curves.moderate),
       heavy: round(curves.heavy),
       severe: round(curves.severe),

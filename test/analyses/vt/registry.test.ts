@@ -83,7 +83,7 @@ describe('vt model registry', () => {
     expect(gandalf.length).to.be.greaterThan(0);
     for (const m of gandalf) {
       expect(m.problem).to.equal(null);
-      const sha = createHash('sha256').update(readFileSync(join(m.dir, 'model.onnx'))).digest('hex');
+      const sha = createHash('sha256').update(readFileSync(m.weights_path!)).digest('hex');
       expect(sha).to.equal(m.card.weights?.sha256);
     }
     expect(reg.versions('wasserman').length).to.be.greaterThan(0);

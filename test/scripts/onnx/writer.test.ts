@@ -42,9 +42,10 @@ describe('the shared ONNX writer', () => {
     expect(sha256(bytes)).to.equal('4618e1c923a236cdff3a32c109bbe5825887d341db480592f4f34bbe0ac46a64');
   });
 
-  it('re-encodes every committed gandalf model to its exact bytes from its own weights', () => {
+  it('re-encodes every committed gandalf MLP (v0.x) to its exact bytes from its own weights', () => {
     const dir = join(PROJECT_ROOT, 'models/gandalf');
-    const versions = readdirSync(dir);
+    // v1 and later read the converted Oxynet CNN (models/oxynet-cnn/), not an MLP of their own.
+    const versions = readdirSync(dir).filter((v) => v.startsWith('v0.'));
     expect(versions.length).to.be.at.least(3);
     for (const version of versions) {
       const committed = readFileSync(join(dir, version, 'model.onnx'));

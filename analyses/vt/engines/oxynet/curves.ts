@@ -1,0 +1,100 @@
+/**
+ * The Oxynet CNN (Zignoli et al., Eur J Sport Sci 2022) as the service reads it: per-second domain
+ * probabilities on the prepared 1-Hz grid, for a decision rule to place thresholds on.
+ *
+ * The windows are what the model was trained on (upstream.ts upstreamSeries: a 20-breath mean of
+ * breath-by-breath data, 1-Hz interpolation, min-max scaling per channel), with two choices of our
+ * own: the span ends at the 30-s VO2 peak, so recovery never enters the scaling or the windows (the
+ * labelled tests pyoxynet ships end at exhaustion), and the columns keep the meaning the card fixes
+ * instead of being reassigned per test from its first and last rows (that reassignment flips on a
+ * test that ends soon after VT2). Each row describes the second `row_time_offset_s` after its
+ * window's start (the card records how that offset was measured).
+ *
+ * The three outputs are independent sigmoids: the heavy column stays high in severe windows and the
+ * severe column is often high at rest, so they are not read as one distribution. They are read as
+ * two nested comparisons, which are what the thresholds are: P(moderate) = m / (m + h) (VT1 where it
+ * falls through one half) and, beyond moderate, q = s / (h + s) (VT2 where it rises through one
+ * half); heavy = (1 - P(moderate)) (1 - q) and severe = (1 - P(moderate)) q, so the three sum to one.
+ */
+import type { DomainCurves } from '../../decision/curves.js';
+import type { PreparedTest } from '../../preprocess.js';
+import type { RegisteredModel } from '../../registry.js';
+import { InferenceError } from '../onnx-session.js';
+import type * as ort from 'onnxruntime-node';
+import { runOxynet } from './run.js';
+import { upstreamSeries } from './upstream.js';
+import { buildWindows, minMaxScale, OXYNET_CHANNELS, WINDOW_S } from './windows.js';
+
+/** What the card fixes about reading the model (`preprocessing` of a card whose engine is oxynet-cnn). */
+export interface OxynetReading {
+  /** Seconds between window starts. */
+  stride_s: number;
+  /** The second a row describes, counted from its window's start. */
+  row_time_offset_s: number;
+  /** Which output column holds which domain. */
+  output_columns: { moderate: number; heavy: number; severe: number };
+}
+
+/** The reading a card names; throws an InferenceError when it is missing or malformed. */
+export function readingOf(model: RegisteredModel): OxynetReading {
+  const p = model.card.preprocessing as Partial<OxynetReading> | undefined;
+  const cols = p?.output_columns;
+  const valid =
+    p !== undefined &&
+    Number.isInteger(p.stride_s) && (p.stride_s as number) >= 1 &&
+    Number.isFinite(p.row_time_offset_s) &&
+    cols !== undefined &&
+    [cols.moderate, cols.heavy, cols.severe].sort().join() === '0,1,2';
+  if (!valid) throw new InferenceError(`model ${model.card.name} ${model.card.version}: its card does not fix stride_s, row_time_offset_s and output_columns`);
+  return p as OxynetReading;
+}
+
+export interface OxynetCurves {
+  curves: DomainCurves;
+  /** Windows run, and the grid index of the last second a row describes (later seconds are NaN). */
+  windows: number;
+  last_index: number;
+  input: string;
+}
+
+/** Runs the model over the span and returns per-second curves on the test's grid. */
+export async function oxynetCurves(session: ort.InferenceSession, rec: Parameters<typeof upstreamSeries>[0], test: PreparedTest, reading: OxynetReading): Promise<OxynetCurves> {
+  const series = upstreamSeries(rec);
+  // Series seconds inside the analysed span [t0_s, t0_s + end_index].
+  const spanEnd = test.t0_s + test.end_index;
+  let from = 0;
+  while (from < series.time_s.length && series.time_s[from] < test.t0_s) from++;
+  let to = series.time_s.length - 1;
+  while (to >= from && series.time_s[to] > spanEnd) to--;
+  const length = to - from + 1;
+  if (length < WINDOW_S + reading.stride_s) throw new Error(`the span holds ${length} s of all five channels; the model needs at least ${WINDOW_S + reading.stride_s}`);
+  const scaled = series.channels.map((c, i) => minMaxScale(c.subarray(from, to + 1), OXYNET_CHANNELS[i]));
+  const starts: number[] = [];
+  for (let s = 0; s + WINDOW_S <= length; s += reading.stride_s) starts.push(s);
+  const out = await runOxynet(session, buildWindows(scaled, starts), starts.length);
+  const rowTime = starts.map((s) => series.time_s[from + s] + reading.row_time_offset_s);
+
+  const n = test.n;
+  const curves: DomainCurves = { moderate: new Float64Array(n).fill(NaN), heavy: new Float64Array(n).fill(NaN), severe: new Float64Array(n).fill(NaN) };
+  const { moderate: cm, heavy: ch, severe: cs } = reading.output_columns;
+  let r = 0;
+  let lastIndex = -1;
+  for (let i = 0; i < n; i++) {
+    const t = test.t0_s + i;
+    if (t > rowTime[rowTime.length - 1]) break;
+    while (r + 1 < rowTime.length && rowTime[r + 1] <= t) r++;
+    // Before the first row the first row's reading holds; between rows, linear.
+    const w = t <= rowTime[0] || r + 1 >= rowTime.length ? 0 : (t - rowTime[r]) / (rowTime[r + 1] - rowTime[r]);
+    const at = (col: number) => out[3 * r + col] * (1 - w) + (w > 0 ? out[3 * (r + 1) + col] * w : 0);
+    const m = at(cm);
+    const h = at(ch);
+    const s = at(cs);
+    const pm = m + h > 0 ? m / (m + h) : 1;
+    const q = h + s > 0 ? s / (h + s) : 0;
+    curves.moderate[i] = pm;
+    curves.heavy[i] = (1 - pm) * (1 - q);
+    curves.severe[i] = (1 - pm) * q;
+    lastIndex = i;
+  }
+  return { curves, windows: starts.length, last_index: lastIndex, input: series.input };
+}

@@ -1,0 +1,25 @@
+import type { Engine } from '../engine.js';
+import { InferenceError, loadedSession } from '../onnx-session.js';
+import { oxynetCurves, readingOf } from './curves.js';
+
+/** The Oxynet CNN read as per-second domain curves (curves.ts), for a decision rule to place thresholds on. */
+export const oxynetCnn: Engine = {
+  id: 'oxynet-cnn',
+  family: 'learned',
+  answers: 'curves',
+  async run({ model, rec, test }) {
+    const reading = readingOf(model);
+    const session = await loadedSession(model);
+    let r;
+    try {
+      r = await oxynetCurves(session, rec, test, reading);
+    } catch (err) {
+      throw new InferenceError(`model ${model.card.name} ${model.card.version} could not run on this recording: ${(err as Error).message}`);
+    }
+    return {
+      kind: 'curves',
+      curves: r.curves,
+      evidence: { engine: 'Oxynet CNN (Zignoli et al. 2022)', input: r.input, windows: r.windows, curves_until_s: test.t0_s + r.last_index },
+    };
+  },
+};

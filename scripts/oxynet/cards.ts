@@ -1,0 +1,102 @@
+/**
+ * The static part of the two model cards built on the converted Oxynet weights, generated with the
+ * conversion (an evaluation run adds `evaluation`, `replay` and the status; nothing is edited by hand):
+ * - `oxynet-cnn v1.0.0`: pyoxynet's own pipeline, kept as a named, reproducible variant;
+ * - `gandalf v1.0.0`: the same weights read as per-second curves, with the project's corroborated
+ *   decision rule.
+ */
+import type { ModelCard } from '../../analyses/vt/card.js';
+import type { OxynetReading } from '../../analyses/vt/engines/oxynet/curves.js';
+import { BREATH_FILTER_SIZE, SMOOTHING_LAMBDA } from '../../analyses/vt/engines/oxynet/upstream.js';
+import { WINDOW_S } from '../../analyses/vt/engines/oxynet/windows.js';
+import { CONVERTER_COMMAND, INPUT_CHANNELS, MODEL_NAME, MODEL_VERSION, UPSTREAM, type ConversionRecord } from './convert.js';
+
+/** Where gandalf v1.0.0 reads the weights from: the oxynet-cnn folder, checked by hash at load. */
+export const GANDALF_V1 = { name: 'gandalf', version: 'v1.0.0' } as const;
+
+/**
+ * How the service reads the model. The output columns are the model's own order, as pyoxynet's
+ * column rule finds it on both labelled tests (test/analyses/vt/engines/oxynet/ checks it); a row
+ * describes its window's first second, the convention of pyoxynet's inference code (which moves
+ * each crossing row back by one window), the only evidence of how the windows were labelled.
+ */
+export const GANDALF_V1_READING: OxynetReading = {
+  stride_s: 2,
+  row_time_offset_s: 0,
+  output_columns: { moderate: 2, heavy: 0, severe: 1 },
+};
+
+type StaticCard = Pick<ModelCard, 'name' | 'version' | 'tier' | 'status' | 'engine' | 'description' | 'inputs' | 'surfaces' | 'pipeline' | 'weights'> & {
+  preprocessing: Record<string, unknown>;
+  source: Record<string, unknown>;
+};
+
+function source(conversion: ConversionRecord) {
+  return {
+    weights: `${UPSTREAM.repository} at ${UPSTREAM.commit} (pyoxynet/pyoxynet/regressor/)`,
+    licence: `${UPSTREAM.licence} (weights only; no upstream code is in this project)`,
+    attribution: UPSTREAM.attribution,
+    trained_by: 'the Oxynet authors, on real expert-labelled incremental tests from several laboratories',
+    converted_by: `${CONVERTER_COMMAND} (scripts/oxynet/): the TensorFlow checkpoint read by the project's own code, every tensor checksum verified, the architecture checked against keras_metadata.pb`,
+    conversion_record: `models/${MODEL_NAME}/${MODEL_VERSION}/conversion.json`,
+    source_sha256: Object.fromEntries(conversion.sources.map((s) => [s.file, s.sha256])),
+  };
+}
+
+export function oxynetCards(conversion: ConversionRecord): StaticCard[] {
+  const inputs = [...INPUT_CHANNELS];
+  const upstream: StaticCard = {
+    name: MODEL_NAME,
+    version: MODEL_VERSION,
+    tier: 'research',
+    status: 'research',
+    engine: 'learned',
+    description:
+      "The Oxynet CNN (Zignoli et al., Eur J Sport Sci 2022) with pyoxynet's own pipeline, reproduced as a named variant: its preprocessing, its column assignment from each test's first and last rows, its VT rule (VT1 at the first row where heavy reaches moderate, VT2 at the last row where severe is at most heavy, each moved back one window) and its own smoothed VO2. Kept to compare against and to check the port; its known failure modes are kept too (a test that ends soon after VT2 can flip the columns and put VT2 before VT1). Web application only, like every alternative engine.",
+    inputs,
+    surfaces: ['web'],
+    pipeline: { engine: 'oxynet-upstream' },
+    preprocessing: {
+      series: `breath-by-breath: a ${BREATH_FILTER_SIZE}-breath moving mean ('reflect' edges), then 1-Hz linear interpolation; any other sampling: 1-Hz linear interpolation`,
+      span: 'the whole recording',
+      scaling: 'min-max per channel over the whole 1-Hz test',
+      windows: `${WINDOW_S} s, from index 1, stride 2 s (the upstream web app)`,
+      smoothing: `pyoxynet's optimal_filter, lambda ${SMOOTHING_LAMBDA}, on each output column and on VO2`,
+    },
+    weights: { file: 'model.onnx', sha256: conversion.onnx.sha256 },
+    source: source(conversion),
+  };
+  const gandalf: StaticCard = {
+    name: GANDALF_V1.name,
+    version: GANDALF_V1.version,
+    tier: 'free',
+    status: 'research',
+    engine: 'learned',
+    description:
+      "The Oxynet CNN (Zignoli et al., Eur J Sport Sci 2022; weights trained by its authors on real expert-labelled tests, MIT, converted by scripts/oxynet/) read as per-second probabilities of the moderate, heavy and severe domains, with the project's corroborated decision rule: the curves place VT1 (moderate gives way) and VT2 (beyond moderate, severe overtakes heavy, at least 30 s later); classic landmarks (V-slope, excess CO2, VE/VO2, PetO2 nadir; VE vs VCO2, VE/VCO2, PetCO2) fitted around each crossing join it by median only when they fall inside the zone where the curves are undecided; when the curves end still rising towards severe, the respiratory compensation landmarks place VT2. The findings say which evidence placed each threshold. VO2 at a threshold is the cleaned VO2 there (15-s running median, 21-s centred mean).",
+    inputs,
+    surfaces: ['api', 'web'],
+    pipeline: { engine: 'oxynet-cnn', decision: 'corroborated' },
+    preprocessing: {
+      series: `the model's own (engines/oxynet/upstream.ts upstreamSeries): breath-by-breath data get a ${BREATH_FILTER_SIZE}-breath moving mean, then 1-Hz linear interpolation`,
+      span: 'from the first second to the 30-s VO2 peak; recovery never enters the scaling or the windows',
+      scaling: 'min-max per channel over the span',
+      window_s: WINDOW_S,
+      ...GANDALF_V1_READING,
+      row_time:
+        "a row describes its window's first second: the convention of pyoxynet's inference code, and on data_test.csv (possibly one of the model's training tests) the crossings then sit within 10 s of the labels. On the project's synthetic cohorts the crossings lag the generator's truth instead; that is read as a shortfall of the generator, not a property of the model, and the evaluation shows it",
+      output_columns_source: "the model's own order, as pyoxynet's column rule finds it on both labelled tests; fixed here so a test that ends soon after VT2 cannot flip it",
+      curves: 'per second, linear between rows; P(moderate) = m / (m + h); beyond moderate q = s / (h + s); heavy = (1 - P(moderate)) (1 - q), severe = (1 - P(moderate)) q',
+      cleaning_for_vo2: '15-s running median, then 21-s centred mean (analyses/vt/preprocess.ts)',
+    },
+    weights: { file: `../../${MODEL_NAME}/${MODEL_VERSION}/model.onnx`, sha256: conversion.onnx.sha256 },
+    source: source(conversion),
+  };
+  return [upstream, gandalf];
+}
+
+/** The card on disk with its static part replaced by `fresh`; the evaluation, replay and status an evaluation wrote are kept. */
+export function mergeCard(existing: ModelCard | null, fresh: StaticCard): ModelCard {
+  const kept = existing ? { status: existing.status, evaluation: existing.evaluation, ...(existing.replay !== undefined ? { replay: existing.replay } : {}) } : { evaluation: null };
+  return { ...fresh, ...kept };
+}

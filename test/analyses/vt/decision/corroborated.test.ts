@@ -1,0 +1,94 @@
+import { expect } from 'chai';
+import type { DomainCurves } from '../../../../analyses/vt/decision/curves.js';
+import { corroborated } from '../../../../analyses/vt/decision/corroborated.js';
+import type { EngineInput } from '../../../../analyses/vt/engines/engine.js';
+import { checkInput } from '../../../../analyses/vt/input-check.js';
+import { generateSampleTest } from '../../../../src/synthetic/sample.js';
+
+const sample = generateSampleTest(false);
+const check = checkInput(sample.recording, ['VO2', 'VCO2', 'VE', 'PetO2', 'PetCO2']);
+if (!check.ok) throw new Error('the sample must pass the input check');
+const checked = check;
+const input = { model: null, rec: sample.recording, test: checked.test, exercise_start_index: checked.exercise_start_index } as unknown as EngineInput;
+const t0 = checked.test.t0_s;
+const n = checked.test.n;
+
+/**
+ * Curves that leave moderate at `vt1` and reach severe at `vt2` (grid indices) over `ramp` seconds
+ * each, undefined (NaN) from `until` on.
+ */
+function curves(vt1: number, vt2: number | null, ramp: number, until = checked.test.end_index + 1): DomainCurves {
+  const c: DomainCurves = { moderate: new Float64Array(n).fill(NaN), heavy: new Float64Array(n).fill(NaN), severe: new Float64Array(n).fill(NaN) };
+  const step = (i: number, at: number) => Math.min(1, Math.max(0, 0.5 + (i - at) / ramp));
+  for (let i = 0; i < until; i++) {
+    const beyond = step(i, vt1);
+    const q = vt2 === null ? 0 : step(i, vt2);
+    c.moderate[i] = 1 - beyond;
+    c.heavy[i] = beyond * (1 - q);
+    c.severe[i] = beyond * q;
+  }
+  return c;
+}
+
+const idx = (s: number) => Math.round(s - t0);
+const vt1Truth = idx(sample.truth.vt1!.time_s);
+const vt2Truth = idx(sample.truth.vt2!.time_s);
+
+describe('the corroborated decision rule', () => {
+  it('places sharp crossings where the curves cross, landmarks joining only inside the undecided zone', () => {
+    const d = corroborated.decide(curves(vt1Truth, vt2Truth, 4), input, {});
+    const ev = d.evidence as Record<string, { placed_by: string; model_crossing_s: number; zone_s: [number, number]; landmarks: { in_zone: boolean; time_s: number }[] }>;
+    expect(ev.vt1.model_crossing_s).to.be.closeTo(t0 + vt1Truth, 2);
+    for (const l of ev.vt1.landmarks) if (l.in_zone) expect(l.time_s).to.be.within(ev.vt1.zone_s[0], ev.vt1.zone_s[1]);
+    // A sharp crossing is decided within the engine's own resolution: the zone is the 20-s minimum each side.
+    expect(ev.vt1.zone_s[1] - ev.vt1.zone_s[0]).to.equal(40);
+    expect(Math.abs(d.vt1!.index - vt1Truth)).to.be.at.most(20);
+    expect(Math.abs(d.vt2!.index - vt2Truth)).to.be.at.most(20);
+  });
+
+  it('never lets a landmark pull a threshold further than the zone: curves far from every landmark keep their crossing', () => {
+    const early = vt1Truth - 150;
+    const d = corroborated.decide(curves(early, vt2Truth, 4), input, {});
+    const ev = d.evidence as Record<string, { placed_by: string }>;
+    expect(ev.vt1.placed_by).to.equal('model');
+    expect(d.vt1!.index).to.be.closeTo(early, 2);
+  });
+
+  it('widens the zone where the curves are undecided, so landmarks there join the crossing', () => {
+    const d = corroborated.decide(curves(vt1Truth + 30, vt2Truth, 200), input, {});
+    const ev = d.evidence as Record<string, { placed_by: string; zone_s: [number, number] }>;
+    expect(ev.vt1.zone_s[1] - ev.vt1.zone_s[0]).to.be.above(60);
+    expect(ev.vt1.placed_by).to.equal('model and landmarks');
+  });
+
+  it('leaves VT2 to the respiratory compensation landmarks when the curves end still rising towards severe', () => {
+    // The curves stop 20 s after the severe curve starts to rise: no sustained crossing.
+    const until = vt2Truth + 20;
+    const d = corroborated.decide(curves(vt1Truth, vt2Truth + 10, 40, until), input, {});
+    const ev = d.evidence as Record<string, { placed_by: string }>;
+    expect(ev.vt2.placed_by).to.equal('landmarks (the curves end undecided)');
+    expect(Math.abs(d.vt2!.index - vt2Truth)).to.be.at.most(30);
+  });
+
+  it('reports no VT2 when the curves never leave heavy, and nothing when they never leave moderate', () => {
+    const heavyOnly = corroborated.decide(curves(vt1Truth, null, 4), input, {});
+    expect(heavyOnly.vt1).to.not.equal(null);
+    expect(heavyOnly.vt2).to.equal(null);
+    expect((heavyOnly.evidence as Record<string, { placed_by: string }>).vt2.placed_by).to.equal('not reached');
+    const flat = curves(n + 100, null, 4);
+    const none = corroborated.decide(flat, input, {});
+    expect(none.vt1).to.equal(null);
+    expect(none.vt2).to.equal(null);
+  });
+
+  it('ignores a flicker of the curves shorter than a sustained domain', () => {
+    const c = curves(vt1Truth, vt2Truth, 4);
+    for (let i = vt1Truth - 200; i < vt1Truth - 190; i++) {
+      c.moderate[i] = 0;
+      c.heavy[i] = 1;
+      c.severe[i] = 0;
+    }
+    const d = corroborated.decide(c, input, {});
+    expect(Math.abs(d.vt1!.index - vt1Truth)).to.be.at.most(20);
+  });
+});
