@@ -8,15 +8,19 @@
  *   onset. VT2: where, beyond moderate, severe overtakes heavy (P(severe) / (P(heavy) + P(severe))
  *   rises through one half), at least MIN_VT_GAP_S after VT1. Each crossing is a one-step fit on the
  *   smoothed margin (step-fit.ts), so a flicker cannot move it and a domain never held gives none.
- * - The transition zone of a crossing is where the smoothed probability stays between ZONE_LEVEL and
- *   1 - ZONE_LEVEL: there the model is undecided. Classic criteria fitted locally around the crossing
- *   whose breakpoint falls inside the zone join the crossing, and the threshold is their median.
+ * - The undecided zone of a crossing is the stretch around it where the smoothed probability stays
+ *   between ZONE_LEVEL and 1 - ZONE_LEVEL. The classic engine's accepted criteria (engines/wasserman,
+ *   fitted in its own order so neither threshold's breakpoint is taken for the other's) whose
+ *   breakpoint falls inside the zone join the crossing, one vote each, and the threshold is the median:
+ *   where the model is decided the zone is narrow and its crossing stands; where it is not, the
+ *   landmarks in that stretch decide. A landmark outside the zone never moves a threshold.
  * - A test that ends while the severe curve is still rising (many real tests stop soon after VT2,
  *   and a curve needs some seconds past a threshold to cross) leaves VT2 to the respiratory
  *   compensation landmarks over the end of the test, and says so.
  * Which evidence placed each threshold is returned with it.
  */
-import { derivedSignals, nadir, SKIP_EXERCISE_S, vt1HingeCriteria, vt2Criteria, type CriterionEvidence } from '../engines/wasserman/criteria.js';
+import type { CriterionEvidence } from '../engines/wasserman/criteria.js';
+import { classicThresholds } from '../engines/wasserman/thresholds.js';
 import type { EngineInput, PlacedThreshold } from '../engines/engine.js';
 import { movingMean } from '../grid-filters.js';
 import type { PreparedTest } from '../preprocess.js';
@@ -32,10 +36,6 @@ const MIN_VT_GAP_S = 30;
 const ZONE_LEVEL = 0.25;
 /** A zone is at least this wide each side of its crossing: the engine reads 40-s windows, so it cannot be sharper. */
 const ZONE_MIN_HALF_S = 20;
-/** ...and at most this wide: a landmark further away disagrees by more than the time the promotion gate tolerates (spec rule 4). */
-const ZONE_MAX_HALF_S = 60;
-/** Landmarks are fitted over this many seconds each side of the crossing, so one breakpoint dominates each fit. */
-const LOCAL_FIT_HALF_S = 180;
 /** A severe curve that rose by at least this much over the last minute of the test is still rising at its end. */
 const STILL_RISING = 0.15;
 /** The span at the end of the test where an undecided VT2 is sought from landmarks alone, s. */
@@ -62,9 +62,9 @@ function zoneAround(margin: Float64Array, c: number, from: number, to: number): 
   // margin = 1 - 2p (or 2p - 1), so p within [ZONE_LEVEL, 1 - ZONE_LEVEL] is |margin| below this.
   const undecided = (m: number) => Math.abs(m) < 1 - 2 * ZONE_LEVEL;
   let a = c;
-  while (a > from && a > c - ZONE_MAX_HALF_S && undecided(margin[a - 1])) a--;
+  while (a > from && undecided(margin[a - 1])) a--;
   let b = c;
-  while (b < to && b < c + ZONE_MAX_HALF_S && undecided(margin[b + 1])) b++;
+  while (b < to && undecided(margin[b + 1])) b++;
   return [Math.max(from, Math.min(a, c - ZONE_MIN_HALF_S)), Math.min(to, Math.max(b, c + ZONE_MIN_HALF_S))];
 }
 
@@ -109,9 +109,9 @@ export const corroborated: DecisionRule = {
     // Margins positive before a threshold and negative after, as stepIndex reads them.
     const m1 = pm.map((p) => 2 * p - 1);
     const m2 = ps.map((p) => 1 - 2 * p);
-    const d = derivedSignals(test);
-    const fitFrom = (c: number) => Math.max(Math.min(test.end_index, onset + SKIP_EXERCISE_S), c - LOCAL_FIT_HALF_S);
-    const fitTo = (c: number) => Math.min(test.end_index, c + LOCAL_FIT_HALF_S);
+    // The classic engine's own criteria: fitted in its order (VT2 above the PetO2 nadir, VT1 below VT2), so
+    // neither threshold's breakpoint is mistaken for the other's.
+    const classic = classicThresholds(test, onset);
     const evidence: Record<string, unknown> = {
       method: 'corroborated: the model places each threshold where its domain curves cross; classic landmarks inside its undecided zone join it (median)',
       ...engineEvidence,
@@ -121,17 +121,16 @@ export const corroborated: DecisionRule = {
     const c1 = last >= 0 ? stepIndex(m1, Math.min(onset, last)) : null;
     if (c1 === null) return { vt1: null, vt2: null, evidence: { ...evidence, vt1: notReached(), vt2: notReached() } };
     const zone1 = zoneAround(m1, c1, onset, last);
-    const vt1Criteria = [...vt1HingeCriteria(test, d, fitFrom(c1), fitTo(c1)), nadir('PetO2 nadir', test.peto2, fitFrom(c1), fitTo(c1))];
-    const vt1 = corroborate(test, c1, zone1, vt1Criteria);
+    const vt1 = corroborate(test, c1, zone1, classic.vt1_evidence);
 
     const from2 = vt1.placed.index + MIN_VT_GAP_S;
     const c2 = from2 < last ? stepIndex(m2, from2) : null;
     let vt2: { placed: PlacedThreshold | null; evidence: ThresholdEvidence };
     if (c2 !== null) {
       const zone2 = zoneAround(m2, c2, from2, last);
-      vt2 = corroborate(test, c2, zone2, vt2Criteria(test, d, Math.max(from2, c2 - LOCAL_FIT_HALF_S), fitTo(c2)));
+      vt2 = corroborate(test, c2, zone2, classic.vt2_evidence);
     } else {
-      vt2 = undecidedEnd(test, ps, from2, last, d);
+      vt2 = undecidedEnd(test, ps, from2, last, classic.vt2_evidence);
     }
     return { vt1: vt1.placed, vt2: vt2.placed, evidence: { ...evidence, vt1: vt1.evidence, vt2: vt2.evidence } };
   },
@@ -142,11 +141,10 @@ export const corroborated: DecisionRule = {
  * not decide and the respiratory compensation landmarks over the end of the test place VT2 (their
  * median, at least two agreeing); otherwise the test ended before VT2.
  */
-function undecidedEnd(test: PreparedTest, ps: Float64Array, from: number, last: number, d: ReturnType<typeof derivedSignals>): { placed: PlacedThreshold | null; evidence: ThresholdEvidence } {
+function undecidedEnd(test: PreparedTest, ps: Float64Array, from: number, last: number, criteria: CriterionEvidence[]): { placed: PlacedThreshold | null; evidence: ThresholdEvidence } {
   const end = test.end_index;
   if (last < from || ps[last] - ps[Math.max(from, last - 60)] < STILL_RISING) return { placed: null, evidence: notReached() };
   const zone: [number, number] = [Math.max(from, end - END_SPAN_S), end];
-  const criteria = vt2Criteria(test, d, Math.max(from, end - 2 * END_SPAN_S), end);
   const inZone = (e: CriterionEvidence) => e.accepted && e.index !== null && e.index >= zone[0] && e.index <= zone[1];
   const agreeing = criteria.filter(inZone).map((e) => e.index as number);
   const landmarks = describe(test, criteria, inZone);
