@@ -1,11 +1,13 @@
 /**
- * The two synthetic cohorts of the vt model: the training cohort (wide, deliberately hard settings)
- * and the held-out evaluation cohort (other seeds, other settings: the generator's own defaults for
- * threshold placement, fixed fitness levels). Seeds never overlap (a test checks it), so the
- * evaluation cohort is one the model never saw.
+ * The synthetic cohorts of the vt model: the training cohort (wide, deliberately hard settings), the
+ * held-out evaluation cohorts (other seeds, other settings: the generator's own defaults for
+ * threshold placement, fixed fitness levels; wide placement; artefacts), and a realistic pair built
+ * on the rows of real tests (held-out and training halves). Seeds never overlap (a test checks it),
+ * so every evaluation cohort is one the model never saw.
  */
 import type { GeneratorOptions, Protocol, SamplingOption } from '../../src/synthetic/types.js';
 import { seededRandom } from './mlp.js';
+import { oxynetRows, type OxynetRow } from './oxynet-rows.js';
 
 const PROTOCOLS: readonly Protocol[] = ['ramp', 'steps', 'treadmill'];
 
@@ -143,4 +145,105 @@ export const HELD_OUT_ARTIFACT_SEED_BASE = 9_700_000;
  */
 export function heldOutArtifactCohort(perCell: number): GeneratorOptions[] {
   return heldOutCohort(perCell).map((o, i) => ({ ...o, seed: HELD_OUT_ARTIFACT_SEED_BASE + i }));
+}
+
+/** Realistic held-out seeds are 9_800_000 + i; realistic training seeds are 2_000_000 + i. */
+export const HELD_OUT_REALISTIC_SEED_BASE = 9_800_000;
+export const TRAIN_REALISTIC_SEED_BASE = 2_000_000;
+const HELD_OUT_REALISTIC_SETTINGS_SEED = 77_000_003;
+const TRAIN_REALISTIC_SETTINGS_SEED = 20261122;
+
+/**
+ * The realistic held-out cohort: one test per even row of the Oxynet database summaries
+ * (scripts/train/oxynet-summaries/: 90 tests with rest, 24 ramp tests without, 114 in all), each
+ * mirroring its row's subject, length and expert thresholds, with the realism the generator offers:
+ * criteria spread around the thresholds, measured breath noise, uneven starts, plateau or none, and
+ * a share of averaged exports. `n` beyond 114 runs through the rows again with new draws.
+ */
+export function heldOutRealisticCohort(n?: number): GeneratorOptions[] {
+  return realisticCohort(0, n, HELD_OUT_REALISTIC_SEED_BASE, HELD_OUT_REALISTIC_SETTINGS_SEED);
+}
+
+/** The realistic training cohort: the same construction on the odd rows (90 + 24), seeds of its own. */
+export function trainingRealisticCohort(n?: number): GeneratorOptions[] {
+  return realisticCohort(1, n, TRAIN_REALISTIC_SEED_BASE, TRAIN_REALISTIC_SETTINGS_SEED);
+}
+
+/** Rows of one parity from both files, interleaved by position so any first n keep the files' mix. */
+export function realisticRows(parity: 0 | 1): OxynetRow[] {
+  const half = (rows: OxynetRow[]) => rows.filter((row) => row.row % 2 === parity);
+  const lists = [half(oxynetRows('resting')), half(oxynetRows('ramp'))];
+  const placed = lists.flatMap((list) => list.map((row, k) => ({ row, at: (k + 0.5) / list.length })));
+  return placed.sort((a, b) => a.at - b.at || Number(a.row.rest) - Number(b.row.rest)).map((p) => p.row);
+}
+
+/** Share of tests with a VO2 plateau at exhaustion (42 % of 861 adults, Edvardsen, Hem & Anderssen, PLoS One 2014). */
+const PLATEAU_SHARE = 0.42;
+/** Exercise before VT1 never shorter than this, however long the row's rest. */
+const MIN_EXERCISE_TO_VT1_S = 150;
+
+function realisticCohort(parity: 0 | 1, n: number | undefined, seedBase: number, settingsSeed: number): GeneratorOptions[] {
+  const rows = realisticRows(parity);
+  const r = seededRandom(settingsSeed);
+  const u = (lo: number, hi: number) => lo + (hi - lo) * r();
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(r() * items.length)];
+  const out: GeneratorOptions[] = [];
+  for (let i = 0; i < (n ?? rows.length); i++) {
+    const row = rows[i % rows.length];
+    let rest = 0;
+    let warmup = 0;
+    let settling = 0;
+    if (row.rest) {
+      rest = u(60, 180);
+      warmup = r() < 0.5 ? 0 : u(60, 180);
+      const room = Math.max(0, row.vt1_s - MIN_EXERCISE_TO_VT1_S) / (rest + warmup);
+      if (room < 1) {
+        rest *= room;
+        warmup *= room;
+      }
+      settling = r() < 0.7 ? Math.min(rest, u(30, 90)) : 0;
+    } else settling = r() < 0.5 ? u(15, 45) : 0;
+    rest = Math.round(rest);
+    warmup = Math.round(warmup);
+    const afterVt2 = row.duration_s - row.vt2_s;
+    const plateau = r() < PLATEAU_SHARE ? Math.min(Math.round(u(20, 60)), afterVt2 - 30) : 0;
+    const roll = r();
+    const sampling: SamplingOption =
+      roll < 0.5
+        ? { kind: 'breath' }
+        : roll < 0.65
+          ? { kind: 'rolling_breaths', breaths: pick([7, 8] as const) }
+          : roll < 0.75
+            ? { kind: 'rolling_time', window_s: pick([10, 15, 20, 30] as const) }
+            : roll < 0.85
+              ? { kind: 'interpolated_1hz', smoothing_breaths: pick([10, 15, 20] as const) }
+              : { kind: 'averaged', window_s: pick([5, 10, 15] as const) };
+    out.push({
+      seed: seedBase + i,
+      protocol: 'ramp',
+      rest_s: rest,
+      warmup_s: warmup,
+      exercise_s: row.duration_s - rest - warmup,
+      recovery_s: r() < 0.4 ? Math.round(u(30, 120)) : 0,
+      vo2peak_ml_min: row.vo2peak_ml_min,
+      body_mass_kg: row.body_mass_kg,
+      age_years: row.age_years,
+      sex: row.sex,
+      sampling,
+      outlier_rate: u(0, 0.01),
+      gaps: r() < 0.1 ? 1 : 0,
+      hr: r() < 0.9,
+      realism: {
+        criteria: 'drawn',
+        breath_noise: 'measured',
+        settling_s: Math.round(settling),
+        unrecorded_warmup: !row.rest,
+        vt1_at_s: row.vt1_s,
+        vt2_at_s: row.vt2_s,
+        end_after_vt2_s: afterVt2,
+        plateau_s: Math.max(0, plateau),
+      },
+    });
+  }
+  return out;
 }

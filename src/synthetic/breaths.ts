@@ -1,9 +1,11 @@
 /**
  * Writes the true per-second signals out as a cart would: breaths arriving at the breathing rate,
  * with breath-to-breath noise (a common volume error shared by VE, VO2 and VCO2 plus independent
- * parts), the odd cough or swallow outlier, dropped stretches, and optionally fixed-interval means.
+ * parts), the odd cough or swallow outlier, dropped stretches, and optionally cart averages of them
+ * (fixed windows here, rolling and interpolated exports in exports.ts).
  */
 import type { ChannelName, SamplingMethod } from '../recording/recording.js';
+import { interpolated1Hz, rollingBreaths, rollingTime, type Row } from './exports.js';
 import type { ProtocolPlan } from './protocol.js';
 import type { Rng } from './random.js';
 import type { GeneratorOptions, SamplingOption } from './types.js';
@@ -21,7 +23,7 @@ export interface TrueSignals {
   ve_steady: Float64Array;
 }
 
-interface Breath {
+export interface Breath {
   t_end: number;
   duration: number;
   values: Record<'VO2' | 'VCO2' | 'VE' | 'RF' | 'VT' | 'PetO2' | 'PetCO2' | 'HR', number>;
@@ -47,9 +49,9 @@ interface WriteOptions {
 }
 
 /** Breaths (or cart averages of them) with the protocol's load, speed and grade at each sample. */
-export function writeSamples(s: TrueSignals, plan: ProtocolPlan, o: WriteOptions & GeneratorOptions, rng: Rng): WrittenSamples {
-  const breaths = dropGaps(makeBreaths(s, plan, o, rng), plan, o.gaps, rng);
-  const rows = o.sampling.kind === 'breath' ? breaths.map((b) => ({ t: b.t_end, values: b.values })) : averageBreaths(breaths, o.sampling.kind === 'interval' ? o.sampling.interval_s : o.sampling.window_s, plan.end_s);
+export function writeSamples(raw: Breath[], plan: ProtocolPlan, o: WriteOptions & GeneratorOptions, rng: Rng): WrittenSamples {
+  const breaths = dropGaps(raw, plan, o.gaps, rng);
+  const rows = sampleRows(breaths, o.sampling, plan.end_s);
 
   const channels: Partial<Record<ChannelName, (number | null)[]>> = {};
   for (const name of BREATH_CHANNELS) {
@@ -62,15 +64,48 @@ export function writeSamples(s: TrueSignals, plan: ProtocolPlan, o: WriteOptions
     channels.Speed = rows.map((r) => round(at(plan.speed_kmh as Float64Array, r.t), 1));
     channels.Grade = rows.map((r) => round(at(plan.grade_pct as Float64Array, r.t), 1));
   }
-  const averaging = o.sampling.kind === 'breath' ? null : o.sampling.kind === 'interval' ? o.sampling.interval_s : o.sampling.window_s;
   return {
     time_s: rows.map((r) => round(r.t, 2)),
     channels,
-    sampling_hint: { method: averaging === null ? 'breath_by_breath' : 'averaged', averaging_s: averaging },
+    sampling_hint: samplingHint(o.sampling),
   };
 }
 
-function makeBreaths(s: TrueSignals, plan: ProtocolPlan, o: WriteOptions, rng: Rng): Breath[] {
+function sampleRows(breaths: Breath[], sampling: SamplingOption, end_s: number): Row[] {
+  switch (sampling.kind) {
+    case 'breath':
+      return breaths.map((b) => ({ t: b.t_end, values: b.values }));
+    case 'interval':
+      return averageBreaths(breaths, sampling.interval_s, end_s);
+    case 'averaged':
+      return averageBreaths(breaths, sampling.window_s, end_s);
+    case 'rolling_breaths':
+      return rollingBreaths(breaths, sampling.breaths);
+    case 'rolling_time':
+      return rollingTime(breaths, sampling.window_s);
+    case 'interpolated_1hz':
+      return interpolated1Hz(breaths, sampling.smoothing_breaths);
+  }
+}
+
+/** Rolling breath means still arrive one row per breath, so such a file reads as breath by breath. */
+function samplingHint(sampling: SamplingOption): WrittenSamples['sampling_hint'] {
+  switch (sampling.kind) {
+    case 'breath':
+    case 'rolling_breaths':
+      return { method: 'breath_by_breath', averaging_s: null };
+    case 'interval':
+      return { method: 'averaged', averaging_s: sampling.interval_s };
+    case 'averaged':
+    case 'rolling_time':
+      return { method: 'averaged', averaging_s: sampling.window_s };
+    case 'interpolated_1hz':
+      return { method: 'averaged', averaging_s: null };
+  }
+}
+
+/** Breaths at the breathing rate with the generator's default noise (a shared volume error plus independent parts). */
+export function makeBreaths(s: TrueSignals, plan: ProtocolPlan, o: WriteOptions, rng: Rng): Breath[] {
   const breaths: Breath[] = [];
   const cv = o.noise_cv;
   let t = rng.uniform(0.5, 2.5);
@@ -123,8 +158,8 @@ function dropGaps(breaths: Breath[], plan: ProtocolPlan, count: number, rng: Rng
 }
 
 /** Time-weighted means of the breath values over windows ending at w, 2w, ...; windows less than half covered are dropped. */
-function averageBreaths(breaths: Breath[], window_s: number, end_s: number): { t: number; values: Breath['values'] }[] {
-  const rows: { t: number; values: Breath['values'] }[] = [];
+function averageBreaths(breaths: Breath[], window_s: number, end_s: number): Row[] {
+  const rows: Row[] = [];
   let first = 0;
   for (let k = 1; k * window_s <= end_s; k++) {
     const hi = k * window_s;
@@ -148,7 +183,7 @@ function averageBreaths(breaths: Breath[], window_s: number, end_s: number): { t
   return rows;
 }
 
-function interp(series: Float64Array, t: number): number {
+export function interp(series: Float64Array, t: number): number {
   const i = Math.floor(t);
   if (i >= series.length - 1) return series[series.length - 1];
   if (i < 0) return series[0];

@@ -3,10 +3,15 @@
  * runs oxygen uptake through first-order kinetics, derives the other channels from the subject's
  * physiology, and writes breaths (irregular, noisy, with outliers and gaps) or cart-style averages.
  * The ground truth travels with each test. The same options give the same recording, bit for bit.
+ * Opt-in realism (options.realism: criteria spread around the thresholds, measured breath noise,
+ * uneven starts, tests placed and cut by time) draws from streams of its own, so without it every
+ * byte is what the generator always wrote.
  */
 import { buildRecording } from '../recording/build.js';
 import { CHANNEL_UNITS, type ChannelData, type ChannelName, type PhaseName } from '../recording/recording.js';
-import { writeSamples, type TrueSignals } from './breaths.js';
+import { breathNoiseSd, measuredBreaths, settle } from './breath-noise.js';
+import { makeBreaths, writeSamples, type Breath, type TrueSignals } from './breaths.js';
+import { drawCriteriaOffsets, landedCriteria, ventilatoryCurves } from './criteria.js';
 import {
   breathingFrequency,
   endTidal,
@@ -18,40 +23,43 @@ import {
   ventilation,
   type SubjectPhysiology,
 } from './physiology.js';
-import { firstOrderKinetics, planProtocol, type ProtocolPlan } from './protocol.js';
-import { createRng, type Rng } from './random.js';
-import type { GeneratedTest, GeneratorOptions, GroundTruth, Protocol } from './types.js';
+import { placeTimeline } from './placement.js';
+import { planProtocol, type PlanInput, type ProtocolPlan } from './protocol.js';
+import { createRng, createStreamRng, type Rng } from './random.js';
+import type { CriteriaLanding, GeneratedTest, GeneratorOptions, GroundTruth, Protocol, RealismOptions } from './types.js';
+import { carbonDioxideOutput, firstCrossing, oxygenUptake, TAU_VO2_S } from './uptake.js';
 
-/** VO2 on-kinetics time constant range (s) of healthy adults (Whipp & Wasserman 1972; Poole & Jones 2012). */
-const TAU_VO2_S: readonly [number, number] = [30, 55];
-/** CO2 stores make VCO2 (and so VE) lag VO2 by some 10-20 s more. */
-const TAU_CO2_EXTRA_S = 15;
-/** Slow component: about 10 % extra VO2 above VT1, developing over minutes (Poole & Jones 2012). */
-const SLOW_COMPONENT_GAIN = 0.1;
-const SLOW_COMPONENT_TAU_S = 150;
 const PEAK_WINDOW_S = 30;
+/** Streams of the realism draws, apart from the main stream so that a seed's subject and protocol stay put. */
+const STREAM = { criteria: 1, noise: 2, settling: 3 } as const;
 
 /** Generates one test. Unset options are drawn from the seed. */
 export function generateTest(options: GeneratorOptions): GeneratedTest {
   const rng = createRng(options.seed);
   const o = resolveOptions(options, rng);
-  const physiology = drawPhysiology(o, rng);
-  const plan = planProtocol({
+  const realism = options.realism ?? null;
+  const drawn = drawPhysiology(o, rng);
+  const planInput: PlanInput = {
     protocol: o.protocol,
     rest_s: o.rest_s,
     warmup_s: o.warmup_s,
     exercise_s: o.exercise_s,
     recovery_s: o.recovery_s,
     step_s: o.step_s,
-    rest_ml_min: physiology.rest_ml_min,
-    warmup_ml_min: warmupLevel(physiology),
-    peak_demand_ml_min: peakDemand(o, physiology, rng),
+    rest_ml_min: drawn.rest_ml_min,
+    warmup_ml_min: warmupLevel(drawn),
+    peak_demand_ml_min: peakDemand(o, drawn, rng),
     body_mass_kg: o.body_mass_kg,
-  });
-  const signals = trueSignals(plan, physiology, o, rng);
-  const truth = groundTruth(plan, physiology, signals, o);
+  };
+  const tau = rng.uniform(TAU_VO2_S[0], TAU_VO2_S[1]);
+  const initialVo2 = (plan: ProtocolPlan): number => (realism?.unrecorded_warmup ? plan.demand_ml_min[0] : drawn.rest_ml_min);
+  const { plan, physiology } = realism && placesTimeline(realism) ? placeTimeline(planInput, drawn, tau, initialVo2, realism) : { plan: planProtocol(planInput), physiology: drawn };
+  const { signals, criteria } = trueSignals(plan, physiology, o, tau, initialVo2(plan), realism);
+  const truth = groundTruth(plan, physiology, signals, o, criteria, realism?.criteria !== undefined);
 
-  const written = writeSamples(signals, plan, o, rng);
+  const raw = realism?.breath_noise === undefined ? makeBreaths(signals, plan, o, rng) : realisticBreaths(signals, plan, o, physiology, realism.breath_noise, rng);
+  const breaths = realism?.settling_s ? settle(raw, realism.settling_s, createStreamRng(o.seed, STREAM.settling)) : raw;
+  const written = writeSamples(breaths, plan, o, rng);
   const channels: Partial<Record<ChannelName, ChannelData>> = {};
   for (const [name, values] of Object.entries(written.channels) as [ChannelName, (number | null)[]][]) {
     channels[name] = { values, unit_in: CHANNEL_UNITS[name] };
@@ -150,34 +158,56 @@ function peakDemand(o: Resolved, p: SubjectPhysiology, rng: Rng): number {
   return p.vo2peak_ml_min * (rng.next() < 0.5 ? 1.06 : 1);
 }
 
-function trueSignals(plan: ProtocolPlan, p: SubjectPhysiology, o: Resolved, rng: Rng): TrueSignals {
-  const tau = rng.uniform(TAU_VO2_S[0], TAU_VO2_S[1]);
-  const primary = firstOrderKinetics(plan.demand_ml_min, tau, p.rest_ml_min);
-  const slowDemand = plan.demand_ml_min.map((d) => SLOW_COMPONENT_GAIN * Math.max(0, d - p.vt1_ml_min));
-  const slow = firstOrderKinetics(slowDemand, SLOW_COMPONENT_TAU_S, 0);
-  const n = plan.demand_ml_min.length;
-  const vo2 = new Float64Array(n);
-  for (let s = 0; s < n; s++) vo2[s] = Math.min(p.vo2peak_ml_min, primary[s] + slow[s]);
-  const vco2Demand = vo2.map((v) => steadyVco2(p, v));
-  const vco2 = firstOrderKinetics(vco2Demand, TAU_CO2_EXTRA_S, vco2Demand[0]);
+/** Whether the realism options move the thresholds, the end of exercise or the plateau (placement.ts). */
+function placesTimeline(r: RealismOptions): boolean {
+  return r.vt1_at_s !== undefined || r.vt2_at_s !== undefined || r.end_after_vt2_s !== undefined || r.plateau_s !== undefined;
+}
+
+function trueSignals(plan: ProtocolPlan, p: SubjectPhysiology, o: Resolved, tau: number, initialVo2: number, realism: RealismOptions | null): { signals: TrueSignals; criteria: CriteriaLanding } {
+  const vo2 = oxygenUptake(plan, p, tau, initialVo2);
+  const vco2 = carbonDioxideOutput(vo2, p);
+  const n = vo2.length;
   const vco2AtVt2 = steadyVco2(p, p.vt2_ml_min);
-  const ve = vco2.map((c) => ventilation(p, c, vco2AtVt2));
-  const veRest = ventilation(p, steadyVco2(p, p.rest_ml_min), vco2AtVt2);
-  const vePeak = ventilation(p, steadyVco2(p, p.vo2peak_ml_min), vco2AtVt2);
-  const petco2 = new Float64Array(n);
-  const peto2 = new Float64Array(n);
+  let ve: Float64Array;
+  let petco2: Float64Array = new Float64Array(n);
+  let peto2: Float64Array = new Float64Array(n);
+  let veRest: number;
+  let vePeak: number;
+  if (realism?.criteria !== undefined) {
+    const t1 = o.vt1_present ? firstCrossing(vo2, p.vt1_ml_min, plan) : null;
+    const t2 = o.vt1_present && o.vt2_present ? firstCrossing(vo2, p.vt2_ml_min, plan) : null;
+    const offsets = realism.criteria === 'drawn' ? drawCriteriaOffsets(createStreamRng(o.seed, STREAM.criteria), t1, t2, plan.warmup_end_s) : realism.criteria;
+    ({ ve, petco2, peto2 } = ventilatoryCurves(p, vo2, vco2, plan, t1, t2, offsets));
+    veRest = Math.min(...ve);
+    vePeak = Math.max(...ve);
+  } else {
+    ve = vco2.map((c) => ventilation(p, c, vco2AtVt2));
+    veRest = ventilation(p, steadyVco2(p, p.rest_ml_min), vco2AtVt2);
+    vePeak = ventilation(p, steadyVco2(p, p.vo2peak_ml_min), vco2AtVt2);
+    for (let s = 0; s < n; s++) {
+      const et = endTidal(p, vo2[s]);
+      petco2[s] = et.petco2;
+      peto2[s] = et.peto2;
+    }
+  }
   const hr = new Float64Array(n);
   const rf = new Float64Array(n);
   for (let s = 0; s < n; s++) {
-    const et = endTidal(p, vo2[s]);
-    petco2[s] = et.petco2;
-    peto2[s] = et.peto2;
     hr[s] = heartRate(p, vo2[s]);
     rf[s] = breathingFrequency(p, ve[s], veRest, vePeak);
   }
   const signals: TrueSignals = { vo2, vco2, ve, petco2, peto2, hr, rf, ve_steady: Float64Array.from(ve) };
+  // Where the criteria landed is read before any oscillation rides on the signals.
+  const criteria = landedCriteria(signals, plan);
   if (o.oscillation) addOscillation(signals, plan, o.oscillation);
-  return signals;
+  return { signals, criteria };
+}
+
+/** Breaths with the measured noise model, timed by the main stream and perturbed from a stream of its own. */
+function realisticBreaths(s: TrueSignals, plan: ProtocolPlan, o: Resolved, p: SubjectPhysiology, option: NonNullable<RealismOptions['breath_noise']>, rng: Rng): Breath[] {
+  const noise = createStreamRng(o.seed, STREAM.noise);
+  const sd = breathNoiseSd(option, p.vo2peak_ml_min, noise);
+  return measuredBreaths(s, plan, sd, o.outlier_rate, p.vo2peak_ml_min, rng, noise);
 }
 
 /** Periodic breathing: VE (through tidal volume) swings; PetCO2 swings at the given phase (antiphase by default). */
@@ -195,14 +225,10 @@ function addOscillation(s: TrueSignals, plan: ProtocolPlan, osc: NonNullable<Gen
   }
 }
 
-function groundTruth(plan: ProtocolPlan, p: SubjectPhysiology, s: TrueSignals, o: Resolved): GroundTruth {
+function groundTruth(plan: ProtocolPlan, p: SubjectPhysiology, s: TrueSignals, o: Resolved, criteria: CriteriaLanding, veDesigned: boolean): GroundTruth {
   const n = s.vo2.length;
-  const crossing = (level: number): number | null => {
-    for (let t = Math.ceil(plan.warmup_end_s); t < Math.min(n, plan.exercise_end_s); t++) if (s.vo2[t] >= level) return t;
-    return null;
-  };
-  const t1 = o.vt1_present ? crossing(p.vt1_ml_min) : null;
-  const t2 = o.vt1_present && o.vt2_present ? crossing(p.vt2_ml_min) : null;
+  const t1 = o.vt1_present ? firstCrossing(s.vo2, p.vt1_ml_min, plan) : null;
+  const t2 = o.vt1_present && o.vt2_present ? firstCrossing(s.vo2, p.vt2_ml_min, plan) : null;
   const domain = new Int8Array(n);
   for (let t = 0; t < n; t++) {
     const at = Math.min(t, Math.floor(plan.exercise_end_s));
@@ -230,12 +256,37 @@ function groundTruth(plan: ProtocolPlan, p: SubjectPhysiology, s: TrueSignals, o
     vo2peak_ml_min: round(peakReached, 1),
     vo2peak_30s_ml_min: round(peak30, 1),
     phases: { rest_end_s: plan.rest_end_s, warmup_end_s: plan.warmup_end_s, exercise_end_s: plan.exercise_end_s, end_s: plan.end_s },
-    ve_vco2_slope: round(p.ve_vco2_slope, 4),
+    ve_vco2_slope: round(veDesigned ? fittedVeVco2Slope(s, plan, t2) : p.ve_vco2_slope, 4),
     oscillation,
     fatmax: o.protocol === 'ramp' ? null : placedFatmax(p, plan, peakReached),
     protocol: o.protocol,
     domain_1hz: domain,
+    criteria,
   };
+}
+
+/**
+ * With designed ventilation VE is no longer a straight line on VCO2, so the placed slope is what a
+ * reader would fit: least squares of the noise-free VE (L/min) on VCO2 (L/min) over exercise up to VT2.
+ */
+function fittedVeVco2Slope(s: TrueSignals, plan: ProtocolPlan, t2: number | null): number {
+  const from = Math.ceil(plan.warmup_end_s);
+  const to = t2 ?? Math.min(s.vo2.length, Math.ceil(plan.exercise_end_s)) - 1;
+  let sx = 0;
+  let sy = 0;
+  let sxx = 0;
+  let sxy = 0;
+  let k = 0;
+  for (let t = from; t <= to; t++) {
+    const x = s.vco2[t] / 1000;
+    const y = s.ve_steady[t];
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+    k++;
+  }
+  return (k * sxy - sx * sy) / (k * sxx - sx * sx);
 }
 
 /** Noise-free steady-state fat oxidation over the intensities the protocol spans; its peak is the placed FATMAX. */

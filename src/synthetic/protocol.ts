@@ -40,18 +40,24 @@ export interface PlanInput {
   /** VO2 demanded at the end of exercise. */
   peak_demand_ml_min: number;
   body_mass_kg: number;
+  /**
+   * Where exercise stops (s from the start) when not after exercise_s: the ramp or the stages keep
+   * the rate exercise_s and peak_demand_ml_min set, so stopping early or late changes nothing before.
+   */
+  exercise_end_s?: number;
 }
 
 /** Lays the protocol out second by second. */
 export function planProtocol(input: PlanInput): ProtocolPlan {
   const restEnd = input.rest_s;
   const warmEnd = restEnd + input.warmup_s;
-  const exEnd = warmEnd + input.exercise_s;
+  const exEnd = input.exercise_end_s ?? warmEnd + input.exercise_s;
   const end = exEnd + input.recovery_s;
   const n = Math.ceil(end) + 1;
   const demand = new Float64Array(n);
   const stageStarts: number[] = [];
   const nStages = Math.max(2, Math.round(input.exercise_s / input.step_s));
+  const lastStage = input.exercise_end_s === undefined ? nStages - 1 : Infinity;
   const range = input.peak_demand_ml_min - input.warmup_ml_min;
   for (let s = 0; s < n; s++) {
     if (s < restEnd) demand[s] = input.rest_ml_min;
@@ -60,13 +66,13 @@ export function planProtocol(input: PlanInput): ProtocolPlan {
       const f = (s - warmEnd) / input.exercise_s;
       if (input.protocol === 'ramp') demand[s] = input.warmup_ml_min + range * f;
       else {
-        const stage = Math.min(nStages - 1, Math.floor(f * nStages));
+        const stage = Math.min(lastStage, Math.floor(f * nStages));
         demand[s] = input.warmup_ml_min + (range * (stage + 1)) / nStages;
       }
     } else demand[s] = input.rest_ml_min;
   }
   if (input.protocol !== 'ramp') {
-    for (let k = 0; k < nStages; k++) stageStarts.push(warmEnd + (k * input.exercise_s) / nStages);
+    for (let k = 0; warmEnd + (k * input.exercise_s) / nStages < exEnd && k <= lastStage; k++) stageStarts.push(warmEnd + (k * input.exercise_s) / nStages);
   }
 
   let load: Float64Array | null = null;

@@ -47,3 +47,11 @@ export function createRng(seed: number): Rng {
     pick: (items) => items[Math.floor(next() * items.length)],
   };
 }
+
+/**
+ * A stream of its own for quantities added after a seed's main stream was fixed: the same seed and
+ * stream give the same numbers, and drawing from it never moves the main stream.
+ */
+export function createStreamRng(seed: number, stream: number): Rng {
+  return createRng((Math.imul(Math.floor(seed), 0x85ebca6b) ^ Math.imul(stream + 1, 0xc2b2ae35)) >>> 0);
+}

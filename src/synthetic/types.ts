@@ -12,7 +12,17 @@ export type SamplingOption =
   /** One sample every interval_s, each the mean of the breaths since the previous one (e.g. the 2-s sample). */
   | { kind: 'interval'; interval_s: number }
   /** Fixed averaging windows as carts export them (5, 10, 15, 30, 60 s). */
-  | { kind: 'averaged'; window_s: number };
+  | { kind: 'averaged'; window_s: number }
+  /** One row per breath, each the mean of the last `breaths` breaths (the 7- or 8-breath average carts offer). */
+  | { kind: 'rolling_breaths'; breaths: number }
+  /** One row each second, each the time-weighted mean of the breaths over the last `window_s` seconds. */
+  | { kind: 'rolling_time'; window_s: number }
+  /**
+   * One row each whole second: a centred `smoothing_breaths`-breath moving average linearly
+   * interpolated to 1 Hz, the shape of pyoxynet's data_test.csv (its loader filters breaths with a
+   * 20-breath uniform filter, then interpolates).
+   */
+  | { kind: 'interpolated_1hz'; smoothing_breaths: number };
 
 export interface OscillationOption {
   period_s: number;
@@ -58,8 +68,47 @@ export interface GeneratorOptions {
   load?: boolean;
   /** Where fat oxidation peaks, as a fraction of VO2peak (default drawn 0.40-0.65). */
   fatmax_fraction?: number;
+  /** Opt-in realism; absent, the generator writes exactly what it always did. */
+  realism?: RealismOptions;
 }
 
+/** Offsets (s) of each ventilatory criterion from the metabolic threshold it marks (VT1 or VT2). */
+export interface CriteriaOffsets {
+  peto2_nadir_s: number;
+  ve_vo2_nadir_s: number;
+  petco2_peak_s: number;
+  ve_vco2_nadir_s: number;
+}
+
+/**
+ * Opt-in realism. Every random quantity it adds comes from streams seeded apart from the main one,
+ * so the subject and protocol a seed draws stay the same with or without it.
+ */
+export interface RealismOptions {
+  /**
+   * Where the ventilatory criteria sit around the metabolic thresholds (the truth): 'drawn' draws
+   * offsets as measured between criteria in people (src/synthetic/criteria.ts); explicit offsets
+   * place them. Absent: the generator's own curves (PetO2 nadir at VT1, an early VE/VO2 nadir).
+   */
+  criteria?: 'drawn' | CriteriaOffsets;
+  /**
+   * Breath-to-breath noise as measured in people (src/synthetic/breath-noise.ts): 'measured' draws
+   * the VO2 error SD around the value calibrated on a real test; a number sets it. Replaces
+   * `noise_cv` when given.
+   */
+  breath_noise?: 'measured' | { vo2_sd_ml_min: number };
+  /** The first seconds of the recording, read while the subject settles on the mouthpiece (default 0). */
+  settling_s?: number;
+  /** The subject warmed up before the recording began: VO2 starts at the first load's steady state, not at rest. */
+  unrecorded_warmup?: boolean;
+  /** Place the true VT1 / VT2 crossings at these times (s from the start); the generator solves the VO2 levels. */
+  vt1_at_s?: number;
+  vt2_at_s?: number;
+  /** Stop exercise this many seconds after the true VT2 crossing (the ramp or stages run on until then). */
+  end_after_vt2_s?: number;
+  /** Seconds of VO2 plateau before exercise ends; 0: VO2 still rising, its peak in the last second. Absent: the default draw. */
+  plateau_s?: number;
+}
 export interface ThresholdTruth {
   time_s: number;
   vo2_ml_min: number;
@@ -82,6 +131,18 @@ export interface GroundTruth {
   protocol: Protocol;
   /** Per-second domain (0 moderate, 1 heavy, 2 severe) on a 1-Hz grid from t = 0, for model training. */
   domain_1hz: Int8Array;
+  /**
+   * Where each ventilatory criterion landed on the noise-free signals during exercise (s from the
+   * start): null when the extremum is not inside the exercise phase (e.g. the test ended first).
+   */
+  criteria: CriteriaLanding;
+}
+
+export interface CriteriaLanding {
+  peto2_nadir_s: number | null;
+  ve_vo2_nadir_s: number | null;
+  petco2_peak_s: number | null;
+  ve_vco2_nadir_s: number | null;
 }
 
 export interface GeneratedTest {
