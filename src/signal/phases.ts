@@ -70,6 +70,18 @@ const ONSET_READING: Record<GasOnset['how'], string> = {
   'response fit': 'fitted as a first-order response from the record start, the level before it lasting under a minute',
 };
 
+const memo = new WeakMap<Recording, PhaseBoundaries | null>();
+
+/**
+ * The phases every analysis and metric uses: `detectPhases(rec)`, computed once per Recording
+ * object (a Recording is not mutated once built), so that vt, eov, substrate and the metrics all
+ * read the same exercise onset.
+ */
+export function phasesOf(rec: Recording): PhaseBoundaries | null {
+  if (!memo.has(rec)) memo.set(rec, detectPhases(rec));
+  return memo.get(rec) ?? null;
+}
+
 /** Phase boundaries of the recording; null only when no exercise can be found at all. Throws nothing. */
 export function detectPhases(rec: Recording): PhaseBoundaries | null {
   if (rec.t_s.length < 3) return null;
