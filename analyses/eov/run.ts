@@ -4,7 +4,7 @@
  */
 import type { AnalysisOutcome, AnalysisRequest, ModelRef } from '../../src/analyses/analysis-plugin.js';
 import { durationS, type Recording } from '../../src/recording/recording.js';
-import { detectPhases } from '../../src/signal/phases.js';
+import { phasesOf } from '../../src/signal/phases.js';
 import { GRADED_PERIOD_MAX_S } from '../../src/signal/oscillation-band.js';
 import { measureEvent, sideSpectra, type GridChannels, type MeasuredEvent } from './evidence.js';
 import { gasQuality } from './gas-quality.js';
@@ -66,8 +66,9 @@ function analyse(rec: Recording, request: AnalysisRequest, admitted: Exclude<Ret
   // 1. Phases: exercise for the burden, rest for the Corrà amplitude reference. The grid stops at
   //    the end of exercise: the fall of VE after peak is a transient the detrend cannot remove, and
   //    the definitions grade exercise only.
-  const phases = detectPhases(rec);
+  const phases = phasesOf(rec);
   if (!phases) notes.push('No exercise phase could be found: the whole recording is treated as exercise.');
+  else notes.push(`Exercise runs from ${Math.round(phases.exercise.t_start_s)} s to ${Math.round(phases.exercise.t_end_s)} s (phases from ${phases.method}).`);
   const t0 = rec.t_s[0];
   const exerciseEnd = phases ? phases.exercise.t_end_s : rec.t_s[rec.t_s.length - 1];
   const cutAtExercise = exerciseEnd - t0 >= MIN_USABLE_S && exerciseEnd < rec.t_s[rec.t_s.length - 1];

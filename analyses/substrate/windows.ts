@@ -3,7 +3,7 @@
  * intensity; rest and recovery dropped), then one window per protocol stage (the mean of its last
  * part, where the steady state is) or, without stages, fixed clock bins.
  */
-import { detectPhases } from '../../src/signal/phases.js';
+import { phasesOf } from '../../src/signal/phases.js';
 import type { Recording } from '../../src/recording/recording.js';
 import type { SubstrateOptions } from './options.js';
 import type { Span } from './protocol.js';
@@ -35,7 +35,7 @@ export interface ExerciseSpan {
 export function exerciseSpan(rec: Recording): ExerciseSpan {
   const t0 = rec.t_s[0];
   const t1 = rec.t_s[rec.t_s.length - 1];
-  const phases = detectPhases(rec);
+  const phases = phasesOf(rec);
   if (!phases) return { span: { t_start_s: t0, t_end_s: t1 }, dropped: [], warmup_kept: false, phases_found: false };
   const start = phases.warmup?.t_start_s ?? phases.exercise.t_start_s;
   const end = phases.exercise.t_end_s;

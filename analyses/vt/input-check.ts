@@ -5,7 +5,7 @@
  */
 import type { RefusalCode } from '../../src/errors.js';
 import type { ChannelName, Recording } from '../../src/recording/recording.js';
-import { detectPhases } from '../../src/signal/phases.js';
+import { phasesOf } from '../../src/signal/phases.js';
 import { prepareTest, VT_CHANNELS, type PreparedTest } from './preprocess.js';
 
 /** Each gas channel must hold measured values over at least this fraction of the 1-Hz grid. */
@@ -46,7 +46,7 @@ export function checkInput(rec: Recording, inputs: readonly ChannelName[]): Inpu
       min_coverage: MIN_COVERAGE,
     });
   }
-  const phases = detectPhases(rec);
+  const phases = phasesOf(rec);
   const notes: string[] = [];
   let start = 0;
   if (phases) {

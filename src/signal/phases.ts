@@ -5,8 +5,8 @@
  */
 import type { ChannelName, Recording } from '../recording/recording.js';
 import { channel, coverage } from '../recording/recording.js';
+import { gasOnset, type GasOnset } from './onset.js';
 import { centeredTimeMean, quantile, runningMedian } from './smooth.js';
-import { resampleUniform } from './resample.js';
 import { linearFit } from './stats.js';
 
 /** One phase's span in seconds from the first sample. */
@@ -44,8 +44,6 @@ const WORK_ERROR_FLOOR_S = 10;
  * J Appl Physiol 1981), so boundaries read from the gases are uncertain by that much.
  */
 const GAS_ERROR_FLOOR_S = 45;
-/** Grid spacing of the onset search, s: fine against the tens of seconds of physiological lag. */
-const GRID_S = 5;
 /** Smoothing window for the gas signals, s (the same 30 s as the VO2peak window). */
 const GAS_SMOOTHING_S = 30;
 
@@ -64,6 +62,25 @@ const WORK_SIGNALS: readonly WorkSignal[] = [
 ];
 
 const GAS_SIGNALS: readonly ChannelName[] = ['VO2', 'VCO2', 'VE'];
+
+/** How each reading of src/signal/onset.ts is said in the notes. */
+const ONSET_READING: Record<GasOnset['how'], string> = {
+  departure: 'read where it departs from that level',
+  'rise line': 'read from the line of the rise',
+  'response fit': 'fitted as a first-order response from the record start, the level before it lasting under a minute',
+};
+
+const memo = new WeakMap<Recording, PhaseBoundaries | null>();
+
+/**
+ * The phases every analysis and metric uses: `detectPhases(rec)`, computed once per Recording
+ * object (a Recording is not mutated once built), so that vt, eov, substrate and the metrics all
+ * read the same exercise onset.
+ */
+export function phasesOf(rec: Recording): PhaseBoundaries | null {
+  if (!memo.has(rec)) memo.set(rec, detectPhases(rec));
+  return memo.get(rec) ?? null;
+}
 
 /** Phase boundaries of the recording; null only when no exercise can be found at all. Throws nothing. */
 export function detectPhases(rec: Recording): PhaseBoundaries | null {
@@ -322,23 +339,13 @@ function fromGas(rec: Recording, notes: string[]): PhaseBoundaries | null {
     for (let i = p; i < fall; i++) if (sm[i] >= sm[p] - 0.1 * amp) e = i;
   } else notes.push(`${name} shows no sustained fall after its peak: no recovery is visible`);
   const recoveryVisible = fall >= 0;
-  // 3. Start: where the first rise to half the peak begins (an interval test's first bout, not its
-  //    last), after up to two flat levels (rest, warm-up).
-  let half = p;
-  for (let i = 0; i <= p; i++) {
-    if (Number.isFinite(sm[i]) && sm[i] >= base + 0.5 * amp) {
-      half = i;
-      break;
-    }
-  }
-  const onset = riseOnset(t, sm, half);
+  // 3. Start: the departure from the level that the sustained rise to the peak leaves (src/signal/onset.ts).
+  const onset = gasOnset(t, channel(rec, name) ?? [], intervalS(rec));
   if (onset === null) {
-    notes.push(`${name} has too few samples before its peak to place the start of exercise`);
+    notes.push(`${name} has no sustained rise to place the start of exercise`);
     return null;
   }
-  let startIdx = 0;
-  for (let i = 0; i <= p; i++) if (t[i] <= onset) startIdx = i;
-  const exercise = { t_start_s: t[startIdx], t_end_s: t[e] };
+  const exercise = { t_start_s: onset.t_s, t_end_s: t[e] };
   if (exercise.t_end_s - exercise.t_start_s < MIN_EXERCISE_S) {
     notes.push(`${name} rises for less than ${MIN_EXERCISE_S} s: no exercise found`);
     return null;
@@ -347,7 +354,7 @@ function fromGas(rec: Recording, notes: string[]): PhaseBoundaries | null {
   const recovery = recoveryVisible ? { t_start_s: exercise.t_end_s, t_end_s: tLast } : null;
   const error = Math.max(GAS_ERROR_FLOOR_S, 2 * intervalS(rec));
   notes.push(
-    `inferred from ${name} (${GAS_SMOOTHING_S}-s centred mean): exercise ends at its peak followed by a sustained fall and starts where it leaves the level before the rise; boundaries are uncertain by about ${error} s, more when the VO2 of a warm-up has not settled before exercise`,
+    `inferred from ${name} (${GAS_SMOOTHING_S}-s centred mean): exercise ends at its peak followed by a sustained fall and starts where the sustained rise to that peak leaves the level before it (${ONSET_READING[onset.how]}); boundaries are uncertain by about ${error} s, more when the VO2 of a warm-up has not settled before exercise`,
   );
   const bouts = countBouts(t, Array.from(sm), exercise, base + 0.5 * amp, base + 0.25 * amp);
   if (bouts > 1) notes.push(`${name} falls back ${bouts - 1} times during exercise: an interval test of ${bouts} bouts`);
@@ -355,78 +362,10 @@ function fromGas(rec: Recording, notes: string[]): PhaseBoundaries | null {
 }
 
 /**
- * Time the rise to sample p begins: least squares of two flat levels (rest, warm-up) followed by a
- * line up to p, searched on a grid of GRID_S over the smoothed signal; null when too short.
- */
-function riseOnset(t: readonly number[], sm: Float64Array, p: number): number | null {
-  const dt = Math.max(GRID_S, rawStep(t, p));
-  const grid = resampleUniform(t.slice(0, p + 1), Array.from(sm.subarray(0, p + 1)), dt, { t0_s: t[0] });
-  const ys: number[] = [];
-  const ts: number[] = [];
-  for (let i = 0; i < grid.values.length; i++) {
-    if (Number.isFinite(grid.values[i])) {
-      ts.push(grid.t0_s + i * dt);
-      ys.push(grid.values[i]);
-    }
-  }
-  const n = ys.length;
-  if (n < 10) return null;
-  const yMean = ys.reduce((a, b) => a + b, 0) / n;
-  // Prefix sums of centred values and times, for O(1) segment fits.
-  const sy = new Float64Array(n + 1);
-  const syy = new Float64Array(n + 1);
-  const st = new Float64Array(n + 1);
-  const stt = new Float64Array(n + 1);
-  const sty = new Float64Array(n + 1);
-  for (let i = 0; i < n; i++) {
-    const y = ys[i] - yMean;
-    const x = ts[i] - ts[0];
-    sy[i + 1] = sy[i] + y;
-    syy[i + 1] = syy[i] + y * y;
-    st[i + 1] = st[i] + x;
-    stt[i + 1] = stt[i] + x * x;
-    sty[i + 1] = sty[i] + x * y;
-  }
-  const flatSse = (a: number, b: number): number => {
-    const m = b - a;
-    const s1 = sy[b] - sy[a];
-    return syy[b] - syy[a] - (s1 * s1) / m;
-  };
-  const lineSse = (a: number, b: number): number => {
-    const m = b - a;
-    const sX = st[b] - st[a];
-    const sY = sy[b] - sy[a];
-    const sxx = stt[b] - stt[a] - (sX * sX) / m;
-    const sxy = sty[b] - sty[a] - (sX * sY) / m;
-    const syyC = syy[b] - syy[a] - (sY * sY) / m;
-    return sxx > 0 ? syyC - (sxy * sxy) / sxx : syyC;
-  };
-  const minPts = 3;
-  let best = -1;
-  let bestSse = Number.POSITIVE_INFINITY;
-  for (let k2 = minPts; k2 <= n - minPts; k2++) {
-    // The part before the rise: one level, or the best two (rest then warm-up).
-    let pre = flatSse(0, k2);
-    for (let k1 = minPts; k1 <= k2 - minPts; k1++) pre = Math.min(pre, flatSse(0, k1) + flatSse(k1, k2));
-    const sse = pre + lineSse(k2, n);
-    if (sse < bestSse) {
-      bestSse = sse;
-      best = k2;
-    }
-  }
-  return best < 0 ? null : ts[best];
-}
-
-/** Median spacing of the first p + 1 sample times, s. */
-function rawStep(t: readonly number[], p: number): number {
-  const d: number[] = [];
-  for (let i = 1; i <= p && i < t.length; i++) d.push(t[i] - t[i - 1]);
-  return d.length ? quantile(d, 0.5) : 0;
-}
-
-/**
  * Splits the span before exercise into rest and warm-up where VO2 steps up between them (unloaded
- * pedalling raises VO2 by a few hundred mL/min); otherwise labels the whole span `fallback`.
+ * pedalling raises VO2 by a few hundred mL/min); otherwise labels the whole span `fallback`. The
+ * first SETTLING_S are left out of the search: a subject settling on the mouthpiece often breathes
+ * differently for a minute, and a low first minute is not a rest that a warm-up follows.
  */
 function labelPreExercise(
   rec: Recording,
@@ -436,7 +375,7 @@ function labelPreExercise(
   notes: string[],
 ): { rest: PhaseSpanS | null; warmup: PhaseSpanS | null } {
   if (tStart - t0 < MIN_SPAN_S) return { rest: null, warmup: null };
-  const split = vo2StepUp(rec, t0, tStart);
+  const split = vo2StepUp(rec, t0 + SETTLING_S, tStart);
   if (split !== null) {
     return { rest: { t_start_s: t0, t_end_s: split }, warmup: { t_start_s: split, t_end_s: tStart } };
   }
@@ -450,6 +389,17 @@ function labelPreExercise(
 
 /** Smallest VO2 step (mL/min) read as rest to unloaded pedalling. */
 const MIN_WARMUP_STEP_ML_MIN = 150;
+/**
+ * Start of a record given to settling on the mouthpiece, s: the ATS/ACCP statement on exercise
+ * testing (Am J Respir Crit Care Med 2003) has the subject rest for about 3 min on the apparatus
+ * before exercise because the first minutes are not a steady rest.
+ */
+const SETTLING_S = 60;
+/**
+ * Shortest warm-up read from VO2, s. Unloaded pedalling runs for about 3 min (ATS/ACCP 2003); a
+ * step up held for less than a minute just before the rise is the rise beginning, not a warm-up.
+ */
+const MIN_WARMUP_S = 60;
 
 /** Time of the best two-level split of VO2 within [t0, tEnd] when the later level is clearly higher; else null. */
 function vo2StepUp(rec: Recording, t0: number, tEnd: number): number | null {
@@ -475,7 +425,7 @@ function vo2StepUp(rec: Recording, t0: number, tEnd: number): number | null {
   let best = -1;
   let bestSse = Number.POSITIVE_INFINITY;
   for (let k = 3; k <= n - 3; k++) {
-    if (ts[k] - ts[0] < MIN_SPAN_S || ts[n - 1] - ts[k] < MIN_SPAN_S) continue;
+    if (ts[k] - ts[0] < MIN_SPAN_S || ts[n - 1] - ts[k] < MIN_WARMUP_S) continue;
     const a = pre[k];
     const b = pre[n] - pre[k];
     const sse = pre2[k] - (a * a) / k + (pre2[n] - pre2[k]) - (b * b) / (n - k);

@@ -5,11 +5,10 @@
 import type { Recording } from '../../recording/recording.js';
 import { channel } from '../../recording/recording.js';
 import { type GasBreakpoint, rcpBreakpoint, vSlope } from '../../signal/breakpoints.js';
-import type { PhaseBoundaries } from '../../signal/phases.js';
 import { centeredTimeMean } from '../../signal/smooth.js';
 import type { MetricEntry } from '../metric-entry.js';
 import { cleaned } from '../cleaned.js';
-import { phasesOf } from '../phases-of.js';
+import { phasesOf, type PhaseBoundaries } from '../../signal/phases.js';
 import { ok, round, unavailable } from '../result.js';
 import { peakWindow, peakWindowS } from './peak-window.js';
 

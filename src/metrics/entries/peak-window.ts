@@ -5,7 +5,7 @@
  */
 import type { ChannelName, Recording } from '../../recording/recording.js';
 import { channel } from '../../recording/recording.js';
-import { phasesOf } from '../phases-of.js';
+import { phasesOf } from '../../signal/phases.js';
 import type { MetricEntry, MetricResult } from '../metric-entry.js';
 import { cleaned } from '../cleaned.js';
 import { ok, round, unavailable } from '../result.js';

@@ -2,9 +2,8 @@
  * `phases`: rest, warm-up, exercise and recovery with their boundaries, from the file's markers or
  * inferred (src/signal/phases.ts), with the method and its expected error.
  */
-import type { PhaseSpanS } from '../../signal/phases.js';
 import type { MetricEntry } from '../metric-entry.js';
-import { phasesOf } from '../phases-of.js';
+import { phasesOf, type PhaseSpanS } from '../../signal/phases.js';
 import { ok, round, unavailable } from '../result.js';
 
 function span(s: PhaseSpanS | null): { t_start_s: number | null; t_end_s: number | null } | null {

@@ -5,7 +5,7 @@
 import { channel } from '../../recording/recording.js';
 import { linearFit } from '../../signal/stats.js';
 import type { MetricEntry } from '../metric-entry.js';
-import { phasesOf } from '../phases-of.js';
+import { phasesOf } from '../../signal/phases.js';
 import { ok, round, unavailable } from '../result.js';
 
 /**
