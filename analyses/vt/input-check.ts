@@ -1,7 +1,8 @@
 /**
  * What a recording must hold before any vt engine runs: every channel the model's card lists
  * (refused with MISSING_CHANNEL, never substituted), enough of each, fine enough sampling, and an
- * exercise phase long enough to hold a threshold (else INSUFFICIENT_SIGNAL, saying what was needed).
+ * exercise phase long enough to hold a threshold, in one incremental bout (else INSUFFICIENT_SIGNAL,
+ * saying what was needed).
  */
 import type { RefusalCode } from '../../src/errors.js';
 import type { ChannelName, Recording } from '../../src/recording/recording.js';
@@ -47,6 +48,12 @@ export function checkInput(rec: Recording, inputs: readonly ChannelName[]): Inpu
     });
   }
   const phases = phasesOf(rec);
+  const bouts = phases?.exercise_bouts ?? 1;
+  if (bouts > 1) {
+    // As the landmarks metric: ventilatory thresholds are read on one incremental bout, and the
+    // breakpoints of an interval test (each bout a step up from recovery) are not thresholds.
+    return insufficient(`An interval test of ${bouts} exercise bouts: thresholds are read from one incremental bout of exercise.`, { exercise_bouts: bouts, needs: 'one incremental exercise bout' });
+  }
   const notes: string[] = [];
   let start = 0;
   if (phases) {

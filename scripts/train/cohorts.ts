@@ -89,7 +89,8 @@ export function heldOutCohort(perCell: number): GeneratorOptions[] {
         const sampling: SamplingOption =
           roll < 0.5 ? { kind: 'breath' } : { kind: 'averaged', window_s: [5, 10, 15][Math.floor(r() * 3)] };
         out.push({
-          seed: HELD_OUT_SEED_BASE + i++,
+          seed: HELD_OUT_SEED_BASE + i,
+          realism: expertReading(HELD_OUT_SEED_BASE + i++),
           protocol,
           vo2peak_ml_min: Math.round(level * (0.9 + 0.2 * r())),
           exercise_s: Math.round(480 + 480 * r()),
@@ -121,7 +122,8 @@ export function heldOutWideCohort(perCell: number): GeneratorOptions[] {
       for (let k = 0; k < perCell; k++) {
         const vt1 = 0.22 + 0.53 * r();
         out.push({
-          seed: HELD_OUT_WIDE_SEED_BASE + i++,
+          seed: HELD_OUT_WIDE_SEED_BASE + i,
+          realism: expertReading(HELD_OUT_WIDE_SEED_BASE + i++),
           protocol,
           vo2peak_ml_min: Math.round(level * (0.9 + 0.2 * r())),
           exercise_s: Math.round(480 + 480 * r()),
@@ -144,7 +146,7 @@ export const HELD_OUT_ARTIFACT_SEED_BASE = 9_700_000;
  * seed): gain errors, end-tidal offsets and drift, extra noise.
  */
 export function heldOutArtifactCohort(perCell: number): GeneratorOptions[] {
-  return heldOutCohort(perCell).map((o, i) => ({ ...o, seed: HELD_OUT_ARTIFACT_SEED_BASE + i }));
+  return heldOutCohort(perCell).map((o, i) => ({ ...o, seed: HELD_OUT_ARTIFACT_SEED_BASE + i, realism: expertReading(HELD_OUT_ARTIFACT_SEED_BASE + i) }));
 }
 
 /** Realistic held-out seeds are 9_800_000 + i; realistic training seeds are 2_000_000 + i. */
@@ -181,6 +183,35 @@ export function realisticRows(parity: 0 | 1): OxynetRow[] {
 const PLATEAU_SHARE = 0.42;
 /** Exercise before VT1 never shorter than this, however long the row's rest. */
 const MIN_EXERCISE_TO_VT1_S = 150;
+/** How far before the experts the classic breakpoint criteria read VT1 on real labelled tests, s (issue 10: "about one minute early on average"). */
+export const CLASSIC_VT1_EARLY_ON_REAL_TESTS_S = 60;
+/**
+ * How long after VT1's changes begin an expert marks it (RealismOptions.reading_delay_s), per test:
+ * the mean is calibrated by scripts/train/reading-delay.ts so that the frozen classic engine reads
+ * VT1 as early on the realistic training cohort as on real tests; the spread and bounds keep the
+ * metabolic threshold well inside exercise. VT2 gets none: no measurement says experts read it late.
+ */
+export const VT1_READING_DELAY = { mean_s: 85, sd_s: 30, min_s: 10, max_s: 150 } as const;
+
+/** The reading delay of one test, drawn from a stream of its seed (so it never shifts any other draw). */
+export function readingDelayS(seed: number): number {
+  const r = seededRandom(seed ^ 0x7ead);
+  const gaussian = Math.sqrt(-2 * Math.log(Math.max(r(), 1e-12))) * Math.cos(2 * Math.PI * r());
+  const d = VT1_READING_DELAY.mean_s + VT1_READING_DELAY.sd_s * gaussian;
+  return Math.round(Math.min(VT1_READING_DELAY.max_s, Math.max(VT1_READING_DELAY.min_s, d)));
+}
+
+/** Realism options that only move the truth to what an expert reads: the signals stay the generator's defaults. */
+function expertReading(seed: number): GeneratorOptions['realism'] {
+  return { reading_delay_s: { vt1: readingDelayS(seed), vt2: 0 } };
+}
+
+/**
+ * Share of tests that stop 10-60 s after VT2: the engines found no VT2 on a third of real tests
+ * because many real tests end soon after it (issue 10); the Oxynet summaries alone rarely do.
+ */
+const SHORT_END_SHARE = 1 / 3;
+const SHORT_END_S: readonly [number, number] = [10, 60];
 
 function realisticCohort(parity: 0 | 1, n: number | undefined, seedBase: number, settingsSeed: number): GeneratorOptions[] {
   const rows = realisticRows(parity);
@@ -190,13 +221,17 @@ function realisticCohort(parity: 0 | 1, n: number | undefined, seedBase: number,
   const out: GeneratorOptions[] = [];
   for (let i = 0; i < (n ?? rows.length); i++) {
     const row = rows[i % rows.length];
+    const delay = readingDelayS(seedBase + i);
+    const shortEnd = r() < SHORT_END_SHARE ? Math.round(u(SHORT_END_S[0], SHORT_END_S[1])) : null;
+    // The metabolic VT1 the generator places: the expert's reading minus the reading delay.
+    const vt1Metabolic = row.vt1_s - delay;
     let rest = 0;
     let warmup = 0;
     let settling = 0;
     if (row.rest) {
       rest = u(60, 180);
       warmup = r() < 0.5 ? 0 : u(60, 180);
-      const room = Math.max(0, row.vt1_s - MIN_EXERCISE_TO_VT1_S) / (rest + warmup);
+      const room = Math.max(0, vt1Metabolic - MIN_EXERCISE_TO_VT1_S) / (rest + warmup);
       if (room < 1) {
         rest *= room;
         warmup *= room;
@@ -205,7 +240,7 @@ function realisticCohort(parity: 0 | 1, n: number | undefined, seedBase: number,
     } else settling = r() < 0.5 ? u(15, 45) : 0;
     rest = Math.round(rest);
     warmup = Math.round(warmup);
-    const afterVt2 = row.duration_s - row.vt2_s;
+    const afterVt2 = shortEnd ?? row.duration_s - row.vt2_s;
     const plateau = r() < PLATEAU_SHARE ? Math.min(Math.round(u(20, 60)), afterVt2 - 30) : 0;
     const roll = r();
     const sampling: SamplingOption =
@@ -238,8 +273,9 @@ function realisticCohort(parity: 0 | 1, n: number | undefined, seedBase: number,
         breath_noise: 'measured',
         settling_s: Math.round(settling),
         unrecorded_warmup: !row.rest,
-        vt1_at_s: row.vt1_s,
+        vt1_at_s: vt1Metabolic,
         vt2_at_s: row.vt2_s,
+        reading_delay_s: { vt1: delay, vt2: 0 },
         end_after_vt2_s: afterVt2,
         plateau_s: Math.max(0, plateau),
       },

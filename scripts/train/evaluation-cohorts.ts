@@ -8,7 +8,7 @@ import type { Recording } from '../../src/recording/recording.js';
 import { generateTest } from '../../src/synthetic/generate.js';
 import type { ThresholdTruth } from '../../src/synthetic/types.js';
 import { withArtifacts } from './artifacts.js';
-import { heldOutArtifactCohort, heldOutCohort, heldOutWideCohort } from './cohorts.js';
+import { heldOutArtifactCohort, heldOutCohort, heldOutRealisticCohort, heldOutWideCohort } from './cohorts.js';
 
 export interface EvaluationCohort {
   cohort: string;
@@ -44,6 +44,13 @@ export function evaluationCohorts(perCell: number): EvaluationCohort[] {
         return { ...g, recording: withArtifacts(g.recording, o.seed) };
       }),
       seenBy: neverSeen,
+    },
+    {
+      cohort: 'synthetic held-out, realistic',
+      description:
+        'one test per even row of the Oxynet database summaries (real subjects, durations and expert threshold times; 90 with rest, 24 ramps without), criteria spread around the thresholds, measured breath noise, uneven starts, plateau or none, rolling and fixed averaged exports (src/synthetic realism options).',
+      tests: heldOutRealisticCohort().map((o) => generateTest(o)),
+      seenBy: (card) => String((card.training as { data?: string } | undefined)?.data ?? '').includes('trainingRealisticCohort'),
     },
   ];
 }

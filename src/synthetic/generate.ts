@@ -55,7 +55,7 @@ export function generateTest(options: GeneratorOptions): GeneratedTest {
   const initialVo2 = (plan: ProtocolPlan): number => (realism?.unrecorded_warmup ? plan.demand_ml_min[0] : drawn.rest_ml_min);
   const { plan, physiology } = realism && placesTimeline(realism) ? placeTimeline(planInput, drawn, tau, initialVo2, realism) : { plan: planProtocol(planInput), physiology: drawn };
   const { signals, criteria } = trueSignals(plan, physiology, o, tau, initialVo2(plan), realism);
-  const truth = groundTruth(plan, physiology, signals, o, criteria, realism?.criteria !== undefined);
+  const truth = groundTruth(plan, physiology, signals, o, criteria, realism?.criteria !== undefined, realism?.reading_delay_s ?? { vt1: 0, vt2: 0 });
 
   const raw = realism?.breath_noise === undefined ? makeBreaths(signals, plan, o, rng) : realisticBreaths(signals, plan, o, physiology, realism.breath_noise, rng);
   const breaths = realism?.settling_s ? settle(raw, realism.settling_s, createStreamRng(o.seed, STREAM.settling)) : raw;
@@ -225,10 +225,16 @@ function addOscillation(s: TrueSignals, plan: ProtocolPlan, osc: NonNullable<Gen
   }
 }
 
-function groundTruth(plan: ProtocolPlan, p: SubjectPhysiology, s: TrueSignals, o: Resolved, criteria: CriteriaLanding, veDesigned: boolean): GroundTruth {
+function groundTruth(plan: ProtocolPlan, p: SubjectPhysiology, s: TrueSignals, o: Resolved, criteria: CriteriaLanding, veDesigned: boolean, delay: { vt1: number; vt2: number }): GroundTruth {
   const n = s.vo2.length;
-  const t1 = o.vt1_present ? firstCrossing(s.vo2, p.vt1_ml_min, plan) : null;
-  const t2 = o.vt1_present && o.vt2_present ? firstCrossing(s.vo2, p.vt2_ml_min, plan) : null;
+  // What an expert reads: the metabolic crossing plus the reading delay, if exercise lasts that long.
+  const read = (crossing: number | null, delay_s: number): number | null => {
+    if (crossing === null) return null;
+    const t = crossing + Math.round(delay_s);
+    return t < Math.min(n, plan.exercise_end_s) ? t : null;
+  };
+  const t1 = o.vt1_present ? read(firstCrossing(s.vo2, p.vt1_ml_min, plan), delay.vt1) : null;
+  const t2 = t1 !== null && o.vt2_present ? read(firstCrossing(s.vo2, p.vt2_ml_min, plan), delay.vt2) : null;
   const domain = new Int8Array(n);
   for (let t = 0; t < n; t++) {
     const at = Math.min(t, Math.floor(plan.exercise_end_s));

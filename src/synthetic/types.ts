@@ -101,9 +101,18 @@ export interface RealismOptions {
   settling_s?: number;
   /** The subject warmed up before the recording began: VO2 starts at the first load's steady state, not at rest. */
   unrecorded_warmup?: boolean;
-  /** Place the true VT1 / VT2 crossings at these times (s from the start); the generator solves the VO2 levels. */
+  /** Place the metabolic VT1 / VT2 crossings at these times (s from the start); the generator solves the VO2 levels. */
   vt1_at_s?: number;
   vt2_at_s?: number;
+  /**
+   * How long after a threshold's changes begin an expert marks it (s): the truth reports the metabolic
+   * crossing plus this delay, while the criteria stay placed around the metabolic crossing. Readers
+   * mark a threshold once its signs are plain on the plot, not where a fitted line first bends: on
+   * real expert-labelled tests the classic breakpoint criteria read VT1 about a minute before the
+   * experts (the project's measurement on real tests it does not hold, issue 10; on both labelled
+   * tests it holds, VE/VO2 and PetO2 have turned 60 to 100 s before the expert's VT1). Absent: 0.
+   */
+  reading_delay_s?: { vt1: number; vt2: number };
   /** Stop exercise this many seconds after the true VT2 crossing (the ramp or stages run on until then). */
   end_after_vt2_s?: number;
   /** Seconds of VO2 plateau before exercise ends; 0: VO2 still rising, its peak in the last second. Absent: the default draw. */

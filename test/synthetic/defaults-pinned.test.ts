@@ -24,7 +24,9 @@ const CASES: { name: string; options: () => GeneratorOptions; expected: [string,
   { name: 'seed 42 with every default', options: () => ({ seed: 42 }), expected: ['82dd7c0acbdf147443cd6043', '4d55c5ce0d6bd2a511c6d0bf'] },
   { name: 'drawOptions(11)', options: () => drawOptions(11), expected: ['5295d6d20c57d8e02d51242c', 'b21d73a343823084ec33d06a'] },
   { name: 'the third v2 training test', options: () => trainingCohort(3, 'v2')[2], expected: ['e2def2eca8c7fe388d886c84', 'bdcb673c8c73c103e7c09031'] },
-  { name: 'the sixth held-out test', options: () => heldOutCohort(1)[5], expected: ['ed7d79f423b440bf860e09a9', 'd5e0e7d3897ec55ffa2decc0'] },
+  // The held-out cohorts now carry an expert reading delay, which moves their truth only; without it
+  // the test is the generator's defaults, pinned as before.
+  { name: 'the sixth held-out test', options: () => ({ ...heldOutCohort(1)[5], realism: undefined }), expected: ['ed7d79f423b440bf860e09a9', 'd5e0e7d3897ec55ffa2decc0'] },
   {
     name: 'steps, 10-s averages, gaps, oscillation',
     options: () => ({ seed: 9, protocol: 'steps', sampling: { kind: 'averaged', window_s: 10 }, gaps: 2, oscillation: { period_s: 60, amplitude_fraction: 0.2 } }),

@@ -76,3 +76,24 @@ describe('synthetic timeline placement', () => {
     expect(() => generateTest({ seed: 1, exercise_s: 600, realism: { vt2_at_s: 800, plateau_s: 200 } })).to.throw(/vt2_at_s/);
   });
 });
+
+describe('synthetic expert reading delay', () => {
+  it('moves only the truth: the recording is the default one, VT1 read the delay later at the VO2 there', () => {
+    const plain = generateTest({ seed: 1 });
+    const read = generateTest({ seed: 1, realism: { reading_delay_s: { vt1: 60, vt2: 0 } } });
+    expect(JSON.stringify(read.recording)).to.equal(JSON.stringify(plain.recording));
+    expect(read.truth.vt1!.time_s).to.equal(plain.truth.vt1!.time_s + 60);
+    expect(read.truth.vt1!.vo2_ml_min).to.be.above(plain.truth.vt1!.vo2_ml_min);
+    expect(read.truth.vt2).to.deep.equal(plain.truth.vt2);
+    expect(read.truth.domain_1hz[plain.truth.vt1!.time_s + 30]).to.equal(0);
+    expect(read.truth.domain_1hz[plain.truth.vt1!.time_s + 60]).to.equal(1);
+  });
+
+  it('reports no VT1 (and so no VT2) when exercise ends before the expert would read it', () => {
+    const plain = generateTest({ seed: 1 });
+    const late = plain.truth.phases.exercise_end_s - plain.truth.vt1!.time_s + 5;
+    const read = generateTest({ seed: 1, realism: { reading_delay_s: { vt1: late, vt2: 0 } } });
+    expect(read.truth.vt1).to.equal(null);
+    expect(read.truth.vt2).to.equal(null);
+  });
+});

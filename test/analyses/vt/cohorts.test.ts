@@ -38,28 +38,39 @@ describe('vt training and evaluation cohorts', () => {
     expect(held.filter((r) => !r.rest).length).to.equal(24);
   });
 
-  it('mirrors each held-out row: the truth lands on its VT1 and VT2 and exercise ends at its duration', () => {
+  it('mirrors each held-out row: the truth lands on its VT1 and VT2, exercise ends at its duration or 10-60 s after VT2', () => {
     const options = heldOutRealisticCohort();
     const rows = realisticRows(0);
     expect(options.length).to.equal(114);
     const sampling = new Set<string>();
     let plateaus = 0;
+    let shortEnds = 0;
+    const delays: number[] = [];
     for (const [i, o] of options.entries()) {
       const { truth, recording } = generateTest(o);
       const row = rows[i];
       expect(truth.vt1?.time_s, `test ${i}`).to.equal(row.vt1_s);
       expect(truth.vt2?.time_s, `test ${i}`).to.equal(row.vt2_s);
-      expect(truth.phases.exercise_end_s, `test ${i}`).to.equal(row.duration_s);
-      expect(truth.vt1!.time_s / truth.phases.exercise_end_s).to.be.closeTo(row.vt1_s / row.duration_s, 1e-9);
+      const end = truth.phases.exercise_end_s;
+      if (end !== row.duration_s) {
+        shortEnds++;
+        expect(end - row.vt2_s, `test ${i}`).to.be.within(10, 60);
+      }
+      // The criteria the engines read sit around the metabolic VT1, a reading delay before the expert's.
+      delays.push(row.vt1_s - o.realism!.vt1_at_s!);
       expect(truth.phases.rest_end_s > 0).to.equal(row.rest);
       expect(o.vo2peak_ml_min).to.equal(row.vo2peak_ml_min);
       expect(Object.values(truth.criteria).filter((c) => c === null).length).to.be.at.most(1);
       sampling.add(o.sampling!.kind);
       if (o.realism!.plateau_s! > 0) plateaus++;
-      expect(recording.t_s.length).to.be.above(40);
+      expect(recording.t_s.length).to.be.at.least(30);
     }
     expect([...sampling].sort()).to.deep.equal(['averaged', 'breath', 'interpolated_1hz', 'rolling_breaths', 'rolling_time']);
     expect(plateaus / options.length).to.be.within(0.25, 0.55);
+    expect(shortEnds / options.length).to.be.within(0.2, 0.45);
+    const meanDelay = delays.reduce((a, b) => a + b, 0) / delays.length;
+    expect(meanDelay).to.be.within(70, 100);
+    expect(Math.min(...delays)).to.be.at.least(10);
   });
 
   it('mirrors the odd rows in the realistic training cohort the same way', () => {

@@ -1,6 +1,10 @@
 import { expect } from 'chai';
 import plugin from '../../../analyses/vt/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ServiceError } from '../../../src/errors.js';
+import { readUpload } from '../../../src/formats/read-upload.js';
+import { loadPlugins, PROJECT_ROOT } from '../../../src/plugins.js';
 import { generateTest } from '../../../src/synthetic/generate.js';
 import { generateSampleTest } from '../../../src/synthetic/sample.js';
 import { request, withoutChannel } from './helpers.js';
@@ -97,6 +101,15 @@ describe('vt analysis plugin', () => {
       expect(out.context.missing).to.deep.equal(['PetCO2']);
       expect(out.model.name).to.equal(model);
     }
+  });
+
+  it('refuses an interval test (the real COSMED PFT Suite export holds three bouts) with INSUFFICIENT_SIGNAL', async () => {
+    const { formats } = await loadPlugins();
+    const dir = join(PROJECT_ROOT, 'formats/cosmed-xlsx/fixtures/pft-suite-en-breath-by-breath');
+    const { recording } = await readUpload('input.xlsx', readFileSync(join(dir, 'input.xlsx')), formats);
+    const out = await plugin.run(recording, request('free'));
+    expect(out).to.deep.include({ status: 'not_analysable', error: 'INSUFFICIENT_SIGNAL' });
+    if (out.status === 'not_analysable') expect(out.context).to.deep.include({ exercise_bouts: 3 });
   });
 
   it('refuses a recording without exercise with INSUFFICIENT_SIGNAL saying what was needed', async () => {
