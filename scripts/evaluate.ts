@@ -188,12 +188,56 @@ for (const r of results) {
   for (const b of broken) console.log(`${''.padEnd(width)}    ${b}`);
 }
 
-const def = registry.find(DEFAULT_MODEL, 'latest');
-console.log(`\nan omitted model runs ${def ? `${def.card.name} ${def.card.version} (${def.card.status})` : 'nothing: no default installed'}`);
+/** Mean and largest absolute VO2 error over every real threshold, or null when a threshold is missing. */
+function realSummary(r: ModelResult): { mean_abs_vo2_error_ml_min: number | null; max_abs_vo2_error_ml_min: number | null } {
+  const all = r.realErrors.flatMap((e) => [e.vt1, e.vt2]);
+  const known = all.filter((v): v is number => v !== null);
+  if (known.length < all.length || known.length === 0) return { mean_abs_vo2_error_ml_min: null, max_abs_vo2_error_ml_min: null };
+  return { mean_abs_vo2_error_ml_min: Math.round(known.reduce((s, v) => s + Math.abs(v), 0) / known.length), max_abs_vo2_error_ml_min: Math.max(...known.map(Math.abs)) };
+}
+
+// Statuses after this run, then the default as the registry picks it: the newest production version
+// of the default model, else its newest version of any status.
+const statusOf = new Map<RegisteredModel, ModelCard['status']>();
+for (const r of results) {
+  const eligible = gateFailures({ evaluation: { evaluated_at: '', command: '', cohorts: r.cohorts } }).length === 0;
+  const { name, version, status } = r.model.card;
+  statusOf.set(r.model, eligible && (status === 'production' || promote === `${name}@${version}`) ? 'production' : 'research');
+}
+const candidates = registry.versions(DEFAULT_MODEL);
+const productionVersions = candidates.filter((m) => (statusOf.get(m) ?? m.card.status) === 'production');
+const def = (productionVersions.length ? productionVersions : candidates).at(-1) ?? null;
+
+function defaultReading(r: ModelResult): { serves_omitted_model: boolean; why: string } {
+  const serves = r.model === def;
+  const own = realSummary(r).mean_abs_vo2_error_ml_min;
+  const others = results.filter((x) => x !== r && x.model.card.name === DEFAULT_MODEL).map((x) => `${x.model.card.version} ${realSummary(x).mean_abs_vo2_error_ml_min ?? 'n/a'}`);
+  const rule = productionVersions.length
+    ? `it is the newest production version of ${DEFAULT_MODEL}`
+    : `no version of ${DEFAULT_MODEL} clears the promotion gate on every unseen cohort, so the registry serves its newest version, and every envelope says it is a research model`;
+  const why = serves
+    ? `An omitted model runs this version: ${rule}. On the real labelled tests its mean |VO2 error| is ${own ?? 'n/a'} mL/min (other ${DEFAULT_MODEL} versions: ${others.join(', ') || 'none'}).`
+    : `Not the default${def ? ` (an omitted model runs ${def.card.name} ${def.card.version})` : ''}.`;
+  return { serves_omitted_model: serves, why };
+}
+
+function doesNotEstablish(r: ModelResult): string[] {
+  const out = [
+    `agreement with experts on people beyond the ${real.length} labelled tests the project holds (too few to count towards the gate)`,
+    "the synthetic cohorts' truth is what the generator's model of an expert reading marks (scripts/train/cohorts.ts), not a human reading of these recordings",
+    'calibration against clinical outcomes (spec section 1)',
+  ];
+  const seen = real.filter((t) => t.inTrainingOf?.(r.model.card)).map((t) => t.id);
+  if (seen.length) out.unshift(`an unseen real test for ${seen.join(', ')}, which may be in the model's training data`);
+  return out;
+}
+
+console.log(`\nan omitted model runs ${def ? `${def.card.name} ${def.card.version} (${statusOf.get(def) ?? def.card.status})` : 'nothing: no default installed'}`);
 for (const r of results) {
   const failures = gateFailures({ evaluation: { evaluated_at: '', command: '', cohorts: r.cohorts } });
   console.log(`${label(r.model).padEnd(width)}  ${failures.length === 0 ? 'GATE CLEARED on every unseen cohort large enough to count' : `gate not cleared: ${failures.slice(0, 4).join('; ')}${failures.length > 4 ? `; and ${failures.length - 4} more` : ''}`}`);
 }
+if (def) console.log(defaultReading(results.find((r) => r.model === def) ?? results[0]).why);
 
 if (write) {
   for (const r of results) {
@@ -202,9 +246,20 @@ if (write) {
     const card = JSON.parse(readFileSync(cardPath, 'utf8')) as ModelCard;
     const replay = await plugin.run(generateSampleTest(false).recording, { model: name, model_version: version, key: researchKey, surface: 'web' });
     card.replay = { recording: 'generateSampleTest(false) (src/synthetic/sample.ts)', findings: replay.status === 'ok' ? replay.findings : null };
-    card.evaluation = { evaluated_at: new Date().toISOString(), command: `npm run evaluate -- --write --per-cell ${perCell}`, cohorts: r.cohorts, vendor_sanity: r.vendorSanity };
-    const eligible = gateFailures(card).length === 0;
-    card.status = eligible && (card.status === 'production' || promote === `${name}@${version}`) ? 'production' : 'research';
+    const failures = gateFailures({ evaluation: { evaluated_at: '', command: '', cohorts: r.cohorts } });
+    card.evaluation = {
+      evaluated_at: new Date().toISOString(),
+      command: `npm run evaluate -- --write --per-cell ${perCell}`,
+      cohorts: r.cohorts,
+      vendor_sanity: r.vendorSanity,
+      reading: {
+        gate: failures.length === 0 ? 'cleared on every unseen cohort of at least 30 tests' : `not cleared: ${failures.join('; ')}`,
+        real_tests: realSummary(r),
+        default: defaultReading(r),
+        does_not_establish: doesNotEstablish(r),
+      },
+    };
+    card.status = statusOf.get(r.model) ?? 'research';
     writeFileSync(cardPath, JSON.stringify(card, null, 2) + '\n');
     console.log(`wrote ${cardPath} (status ${card.status})`);
   }

@@ -60,6 +60,8 @@ export interface ModelCard {
     cohorts: CohortEvaluation[];
     /** Per real vendor file: 'pass', the refusal, or the sanity rules broken. */
     vendor_sanity?: { file: string; result: string }[];
+    /** What the run says in words: the gate, the real-test errors, whether this is the default and why, and what it does not establish. */
+    reading?: Record<string, unknown>;
   } | null;
   [extra: string]: unknown;
 }

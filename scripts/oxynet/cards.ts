@@ -29,6 +29,7 @@ export const GANDALF_V1_READING: OxynetReading = {
 type StaticCard = Pick<ModelCard, 'name' | 'version' | 'tier' | 'status' | 'engine' | 'description' | 'inputs' | 'surfaces' | 'pipeline' | 'weights'> & {
   preprocessing: Record<string, unknown>;
   source: Record<string, unknown>;
+  limitations?: string[];
 };
 
 function source(conversion: ConversionRecord) {
@@ -84,13 +85,19 @@ export function oxynetCards(conversion: ConversionRecord): StaticCard[] {
       window_s: WINDOW_S,
       ...GANDALF_V1_READING,
       row_time:
-        "a row describes its window's first second: the convention of pyoxynet's inference code, and on data_test.csv (possibly one of the model's training tests) the crossings then sit within 10 s of the labels. On the project's synthetic cohorts the crossings lag the generator's truth instead; that is read as a shortfall of the generator, not a property of the model, and the evaluation shows it",
+        "a row describes its window's first second: the convention of pyoxynet's inference code, and on data_test.csv (possibly one of the model's training tests) the crossings then sit within 10 s of the labels; on the synthetic held-out cohort the VT1 crossings then sit on the generator's expert reading on average",
+      series_not_breath_by_breath: `a centred mean over the seconds ${BREATH_FILTER_SIZE} breaths took (from RF; 30 breaths/min assumed without it), so an averaged or interpolated export is as smooth as the breath-by-breath input the model was trained on`,
       output_columns_source: "the model's own order, as pyoxynet's column rule finds it on both labelled tests; fixed here so a test that ends soon after VT2 cannot flip it",
       curves: 'per second, linear between rows; P(moderate) = m / (m + h); beyond moderate q = s / (h + s); heavy = (1 - P(moderate)) (1 - q), severe = (1 - P(moderate)) q',
       cleaning_for_vo2: '15-s running median, then 21-s centred mean (analyses/vt/preprocess.ts)',
     },
     weights: { file: `../../${MODEL_NAME}/${MODEL_VERSION}/model.onnx`, sha256: conversion.onnx.sha256 },
     source: source(conversion),
+    limitations: [
+      'The model scales every channel over the test, so it reads a threshold against the test\'s own range: a test that never leaves the moderate domain still shows it a crossing (the plausibility note then flags VT1 near VO2peak), and the longer a test runs past VT2 the later it reads both thresholds.',
+      'Its curves describe each window by its first second, so the last 40 s of a test are never described: a VT2 in them is placed by the respiratory compensation landmarks or not at all.',
+      'On synthetic recordings its heavy-domain curve rises slowly between VT1 and VT2, so VT1 falls where the curve first passes one half, often later than the generator\'s expert reading (see the evaluation).',
+    ],
   };
   return [upstream, gandalf];
 }

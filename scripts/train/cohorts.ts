@@ -7,6 +7,11 @@
  */
 import type { GeneratorOptions, Protocol, SamplingOption } from '../../src/synthetic/types.js';
 import { seededRandom } from './mlp.js';
+import { CLASSIC_VT1_EARLY_ON_REAL_TESTS_S } from '../../analyses/vt/engines/wasserman/criteria.js';
+
+import { VT1_READING_DELAY } from '../../src/synthetic/expert-reading.js';
+
+export { CLASSIC_VT1_EARLY_ON_REAL_TESTS_S, VT1_READING_DELAY };
 import { oxynetRows, type OxynetRow } from './oxynet-rows.js';
 
 const PROTOCOLS: readonly Protocol[] = ['ramp', 'steps', 'treadmill'];
@@ -183,17 +188,7 @@ export function realisticRows(parity: 0 | 1): OxynetRow[] {
 const PLATEAU_SHARE = 0.42;
 /** Exercise before VT1 never shorter than this, however long the row's rest. */
 const MIN_EXERCISE_TO_VT1_S = 150;
-/** How far before the experts the classic breakpoint criteria read VT1 on real labelled tests, s (issue 10: "about one minute early on average"). */
-export const CLASSIC_VT1_EARLY_ON_REAL_TESTS_S = 60;
-/**
- * How long after VT1's changes begin an expert marks it (RealismOptions.reading_delay_s), per test:
- * the mean is calibrated by scripts/train/reading-delay.ts so that the frozen classic engine reads
- * VT1 as early on the realistic training cohort as on real tests; the spread and bounds keep the
- * metabolic threshold well inside exercise. VT2 gets none: no measurement says experts read it late.
- */
-export const VT1_READING_DELAY = { mean_s: 85, sd_s: 30, min_s: 10, max_s: 150 } as const;
-
-/** The reading delay of one test, drawn from a stream of its seed (so it never shifts any other draw). */
+/** The reading delay of one test (src/synthetic/expert-reading.ts), drawn from a stream of its seed (so it never shifts any other draw). */
 export function readingDelayS(seed: number): number {
   const r = seededRandom(seed ^ 0x7ead);
   const gaussian = Math.sqrt(-2 * Math.log(Math.max(r(), 1e-12))) * Math.cos(2 * Math.PI * r());

@@ -1,6 +1,6 @@
 /**
  * `npx tsx scripts/train/reading-delay.ts`: calibrates the mean delay between the start of VT1's
- * changes and the expert's reading of it (cohorts.ts VT1_READING_DELAY). The classic engine
+ * changes and the expert's reading of it (src/synthetic/expert-reading.ts VT1_READING_DELAY). The classic engine
  * (wasserman v1.1.0, frozen: its criteria were never fitted to these cohorts) reads VT1 about a
  * minute before the experts on real labelled tests (issue 10). Run on the realistic training cohort
  * with no delay, it reads the metabolic VT1 `lag` seconds late on average; a delay of lag + 60 s
@@ -20,4 +20,4 @@ for (const o of trainingRealisticCohort()) {
 const lag = errors.reduce((a, b) => a + b, 0) / errors.length;
 const delay = Math.round((lag + CLASSIC_VT1_EARLY_ON_REAL_TESTS_S) / 5) * 5;
 console.log(`wasserman v1.1.0 on the realistic training cohort (${errors.length} tests with VT1): mean VT1 error against the metabolic onset ${lag.toFixed(1)} s`);
-console.log(`delay that makes it ${CLASSIC_VT1_EARLY_ON_REAL_TESTS_S} s early, as on real tests: ${delay} s (rounded to 5 s); cohorts.ts uses ${VT1_READING_DELAY.mean_s} s`);
+console.log(`delay that makes it ${CLASSIC_VT1_EARLY_ON_REAL_TESTS_S} s early, as on real tests: ${delay} s (rounded to 5 s); src/synthetic/expert-reading.ts uses ${VT1_READING_DELAY.mean_s} s`);

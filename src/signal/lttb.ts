@@ -1,6 +1,8 @@
 /**
  * Largest-Triangle-Three-Buckets downsampling (Steinarsson 2013): keeps the points that shape the
- * curve, peaks included, so a plot of 500 points still shows the VO2 peak the full record has.
+ * curve. LTTB alone can drop the highest or lowest sample (its triangle may lose to a neighbour's), so
+ * each extreme replaces the point chosen in its own bucket: a plot of 500 points always shows the VO2
+ * peak the full record has.
  */
 
 /** Indices of the points to keep (always the first and last): `threshold` of them, or all when there are fewer (or threshold < 3). */
@@ -37,5 +39,18 @@ export function lttbIndices(x: ArrayLike<number>, y: ArrayLike<number>, threshol
     a = best;
   }
   out.push(n - 1);
-  return out;
+  let hi = 0;
+  let lo = 0;
+  for (let j = 1; j < n; j++) {
+    if (y[j] > y[hi]) hi = j;
+    if (y[j] < y[lo]) lo = j;
+  }
+  // Bucket i (1-based in `out`) holds indices floor((i - 1) * bucket) + 1 .. floor(i * bucket).
+  const slot = (j: number) => Math.min(threshold - 2, Math.floor((j - 1) / bucket) + 1);
+  const keep = (j: number) => {
+    if (j > 0 && j < n - 1 && !out.includes(j)) out[slot(j)] = j;
+  };
+  keep(lo);
+  keep(hi);
+  return out.sort((a, b) => a - b);
 }

@@ -1,9 +1,11 @@
 /**
  * The public sample (spec 2.4): a synthetic incremental test of 900 s at 2-s intervals with VO2,
- * VCO2, VE, RF, end-tidal gases and HR, thresholds placed near 55 % and 80 % of the test, and, when
- * asked, exercise oscillatory ventilation. The same request always returns the same bytes.
+ * VCO2, VE, RF, end-tidal gases and HR, thresholds placed near 55 % and 80 % of the test (where an
+ * expert would mark them: expert-reading.ts), and, when asked, exercise oscillatory ventilation.
+ * The same request always returns the same bytes.
  */
 import { toCanonicalJson } from './canonical-json.js';
+import { VT1_READING_DELAY } from './expert-reading.js';
 import { generateTest } from './generate.js';
 import type { GeneratedTest, GeneratorOptions } from './types.js';
 
@@ -23,8 +25,9 @@ const OSCILLATION = { period_s: 60, amplitude_fraction: 0.3, petco2_phase_deg: 1
 export function sampleOptions(oscillating: boolean): GeneratorOptions {
   // Thresholds are placed as VO2 levels on the ramp's demand; kinetics delay reaching VT1 and the
   // slow component above VT1 brings VT2 forward, so each fraction is offset by what that costs
-  // this subject (measured on the generated truth: VT1 at 495 s and VT2 at 720 s of 900).
-  const vt1Lag_s = 22;
+  // this subject (measured on the generated truth: VT1 at 495 s and VT2 at 720 s of 900). VT1's
+  // changes begin the mean expert reading delay before the 55 % where an expert marks it.
+  const vt1Lag_s = 22 + VT1_READING_DELAY.mean_s;
   const vt2Lag_s = -5;
   return {
     seed: SAMPLE_SEED,
@@ -45,6 +48,7 @@ export function sampleOptions(oscillating: boolean): GeneratorOptions {
     oscillation: oscillating ? { ...OSCILLATION } : null,
     hr: true,
     load: true,
+    realism: { reading_delay_s: { vt1: VT1_READING_DELAY.mean_s, vt2: 0 } },
   };
 }
 

@@ -13,13 +13,15 @@
  *   fitted in its own order so neither threshold's breakpoint is taken for the other's) whose
  *   breakpoint falls inside the zone join the crossing, one vote each, and the threshold is the median:
  *   where the model is decided the zone is narrow and its crossing stands; where it is not, the
- *   landmarks in that stretch decide. A landmark outside the zone never moves a threshold.
+ *   landmarks in that stretch decide. A landmark outside the zone never moves a threshold. A VT1
+ *   landmark is read where an expert would mark the threshold it shows, a measured minute after its
+ *   breakpoint (CLASSIC_VT1_EARLY_ON_REAL_TESTS_S), so the vote is not biased early.
  * - A test that ends while the severe curve is still rising (many real tests stop soon after VT2,
  *   and a curve needs some seconds past a threshold to cross) leaves VT2 to the respiratory
  *   compensation landmarks over the end of the test, and says so.
  * Which evidence placed each threshold is returned with it.
  */
-import type { CriterionEvidence } from '../engines/wasserman/criteria.js';
+import { CLASSIC_VT1_EARLY_ON_REAL_TESTS_S, type CriterionEvidence } from '../engines/wasserman/criteria.js';
 import { classicThresholds } from '../engines/wasserman/thresholds.js';
 import type { EngineInput, PlacedThreshold } from '../engines/engine.js';
 import { movingMean } from '../grid-filters.js';
@@ -47,7 +49,8 @@ interface ThresholdEvidence {
   placed_by: Placement | 'not reached';
   model_crossing_s: number | null;
   zone_s: [number, number] | null;
-  landmarks: { criterion: string; time_s: number | null; accepted: boolean; in_zone: boolean; why: string }[];
+  /** Each criterion's breakpoint, and where an expert would read the threshold it marks. */
+  landmarks: { criterion: string; time_s: number | null; read_at_s: number | null; accepted: boolean; in_zone: boolean; why: string }[];
 }
 
 /** The last index with a defined (finite) value: an engine may leave the end of the test undefined. */
@@ -74,23 +77,35 @@ function median(values: number[]): number {
   return v.length % 2 ? v[m] : Math.floor((v[m - 1] + v[m]) / 2);
 }
 
-/** The crossing joined by the accepted landmarks inside its zone. */
-function corroborate(test: PreparedTest, crossing: number, zone: [number, number], criteria: CriterionEvidence[]): { placed: PlacedThreshold; evidence: ThresholdEvidence } {
-  const inZone = (e: CriterionEvidence) => e.accepted && e.index !== null && e.index >= zone[0] && e.index <= zone[1];
-  const joining = criteria.filter(inZone).map((e) => e.index as number);
+/**
+ * The crossing joined by the accepted landmarks inside its zone. `readLater_s` puts the landmarks on the
+ * experts' footing first: a breakpoint marks where a change begins, an expert (and a model trained on
+ * experts) marks it once plain, CLASSIC_VT1_EARLY_ON_REAL_TESTS_S later at VT1.
+ */
+function corroborate(test: PreparedTest, crossing: number, zone: [number, number], criteria: CriterionEvidence[], readLater_s: number): { placed: PlacedThreshold; evidence: ThresholdEvidence } {
+  const read = (e: CriterionEvidence) => (e.index as number) + readLater_s;
+  const inZone = (e: CriterionEvidence) => e.accepted && e.index !== null && read(e) >= zone[0] && read(e) <= zone[1];
+  const joining = criteria.filter(inZone).map(read);
   return {
     placed: { index: median([crossing, ...joining]) },
     evidence: {
       placed_by: joining.length ? 'model and landmarks' : 'model',
       model_crossing_s: test.t0_s + crossing,
       zone_s: [test.t0_s + zone[0], test.t0_s + zone[1]],
-      landmarks: describe(test, criteria, inZone),
+      landmarks: describe(test, criteria, inZone, readLater_s),
     },
   };
 }
 
-function describe(test: PreparedTest, criteria: CriterionEvidence[], inZone: (e: CriterionEvidence) => boolean): ThresholdEvidence['landmarks'] {
-  return criteria.map((e) => ({ criterion: e.criterion, time_s: e.index === null ? null : test.t0_s + e.index, accepted: e.accepted, in_zone: inZone(e), why: e.why }));
+function describe(test: PreparedTest, criteria: CriterionEvidence[], inZone: (e: CriterionEvidence) => boolean, readLater_s: number): ThresholdEvidence['landmarks'] {
+  return criteria.map((e) => ({
+    criterion: e.criterion,
+    time_s: e.index === null ? null : test.t0_s + e.index,
+    read_at_s: e.index === null ? null : test.t0_s + e.index + readLater_s,
+    accepted: e.accepted,
+    in_zone: inZone(e),
+    why: e.why,
+  }));
 }
 
 const notReached = (): ThresholdEvidence => ({ placed_by: 'not reached', model_crossing_s: null, zone_s: null, landmarks: [] });
@@ -121,14 +136,14 @@ export const corroborated: DecisionRule = {
     const c1 = last >= 0 ? stepIndex(m1, Math.min(onset, last)) : null;
     if (c1 === null) return { vt1: null, vt2: null, evidence: { ...evidence, vt1: notReached(), vt2: notReached() } };
     const zone1 = zoneAround(m1, c1, onset, last);
-    const vt1 = corroborate(test, c1, zone1, classic.vt1_evidence);
+    const vt1 = corroborate(test, c1, zone1, classic.vt1_evidence, CLASSIC_VT1_EARLY_ON_REAL_TESTS_S);
 
     const from2 = vt1.placed.index + MIN_VT_GAP_S;
     const c2 = from2 < last ? stepIndex(m2, from2) : null;
     let vt2: { placed: PlacedThreshold | null; evidence: ThresholdEvidence };
     if (c2 !== null) {
       const zone2 = zoneAround(m2, c2, from2, last);
-      vt2 = corroborate(test, c2, zone2, classic.vt2_evidence);
+      vt2 = corroborate(test, c2, zone2, classic.vt2_evidence, 0);
     } else {
       vt2 = undecidedEnd(test, ps, from2, last, classic.vt2_evidence);
     }
@@ -147,7 +162,7 @@ function undecidedEnd(test: PreparedTest, ps: Float64Array, from: number, last: 
   const zone: [number, number] = [Math.max(from, end - END_SPAN_S), end];
   const inZone = (e: CriterionEvidence) => e.accepted && e.index !== null && e.index >= zone[0] && e.index <= zone[1];
   const agreeing = criteria.filter(inZone).map((e) => e.index as number);
-  const landmarks = describe(test, criteria, inZone);
+  const landmarks = describe(test, criteria, inZone, 0);
   if (agreeing.length < 2) return { placed: null, evidence: { placed_by: 'not reached', model_crossing_s: null, zone_s: [test.t0_s + zone[0], test.t0_s + zone[1]], landmarks } };
   return {
     placed: { index: median(agreeing) },

@@ -25,9 +25,9 @@ describe('vt domain probabilities (internal web route)', () => {
     expect(d.t_s[1] - d.t_s[0]).to.equal(1);
     expect(d.t_s.at(-1)).to.be.below(sample.truth.phases.end_s);
     for (let i = 0; i < d.t_s.length; i += 50) expect(d.moderate[i] + d.heavy[i] + d.severe[i]).to.be.closeTo(1, 1e-3);
-    // Moderate at rest, severe near the peak of the ramp.
+    // Moderate at rest, severe the likeliest domain near the peak of the ramp.
     expect(d.moderate[0]).to.be.above(0.9);
-    expect(d.severe.at(-1)).to.be.above(0.9);
+    expect(d.severe.at(-1)).to.be.above(Math.max(d.moderate.at(-1)!, d.heavy.at(-1)!));
   });
 
   it('refuses the classic engine, which has no curves, and an unknown model with MODEL_NOT_FOUND', async () => {

@@ -16,7 +16,7 @@ describe('vt with a model that cannot run', () => {
   models.add(classicCard({ name: 'altered', engine: 'learned', pipeline: { engine: 'gandalf-mlp', decision: 'step-fit' }, weights: { file: 'model.onnx', sha256: sha(Buffer.from('other')) } }), corrupt);
   const real = new ModelRegistry(DEFAULT_MODELS_DIR).find('gandalf', 'latest')!;
   const weights = readFileSync(real.weights_path!);
-  models.add({ ...real.card, name: 'good', tier: 'free', status: 'research', evaluation: null }, weights);
+  models.add({ ...real.card, name: 'good', tier: 'free', status: 'research', evaluation: null, weights: { file: 'model.onnx', sha256: sha(weights) } }, weights);
   const plugin = createVtPlugin({ modelsDir: models.dir });
 
   it('answers INFERENCE_FAILED inside the 200 for a corrupt ONNX file, naming the model', async () => {

@@ -3,12 +3,16 @@
  * probabilities on the prepared 1-Hz grid, for a decision rule to place thresholds on.
  *
  * The windows are what the model was trained on (upstream.ts upstreamSeries: a 20-breath mean of
- * breath-by-breath data, 1-Hz interpolation, min-max scaling per channel), with two choices of our
- * own: the span ends at the 30-s VO2 peak, so recovery never enters the scaling or the windows (the
- * labelled tests pyoxynet ships end at exhaustion), and the columns keep the meaning the card fixes
- * instead of being reassigned per test from its first and last rows (that reassignment flips on a
- * test that ends soon after VT2). Each row describes the second `row_time_offset_s` after its
- * window's start (the card records how that offset was measured).
+ * breath-by-breath data, 1-Hz interpolation, min-max scaling per channel), with three choices of our
+ * own:
+ * - a series a cart already averaged or interpolated gets the same smoothing in time: a centred mean
+ *   over the seconds 20 breaths took there (from the breathing frequency), so a 2-s or 10-s export
+ *   reaches the model as smooth as a breath-by-breath one (pyoxynet passes such series on as they are);
+ * - the span ends at the 30-s VO2 peak, so recovery never enters the scaling or the windows (the
+ *   labelled tests pyoxynet ships end at exhaustion);
+ * - the columns keep the meaning the card fixes instead of being reassigned per test from its first
+ *   and last rows (that reassignment flips on a test that ends soon after VT2).
+ * Each row describes the second `row_time_offset_s` after its window's start (the card says why).
  *
  * The three outputs are independent sigmoids: the heavy column stays high in severe windows and the
  * severe column is often high at rest, so they are not read as one distribution. They are read as
@@ -16,13 +20,14 @@
  * falls through one half) and, beyond moderate, q = s / (h + s) (VT2 where it rises through one
  * half); heavy = (1 - P(moderate)) (1 - q) and severe = (1 - P(moderate)) q, so the three sum to one.
  */
+import { channel, type Recording } from '../../../../src/recording/recording.js';
 import type { DomainCurves } from '../../decision/curves.js';
 import type { PreparedTest } from '../../preprocess.js';
 import type { RegisteredModel } from '../../registry.js';
 import { InferenceError } from '../onnx-session.js';
 import type * as ort from 'onnxruntime-node';
 import { runOxynet } from './run.js';
-import { upstreamSeries } from './upstream.js';
+import { BREATH_FILTER_SIZE, upstreamSeries, type OneHzSeries } from './upstream.js';
 import { buildWindows, minMaxScale, OXYNET_CHANNELS, WINDOW_S } from './windows.js';
 
 /** What the card fixes about reading the model (`preprocessing` of a card whose engine is oxynet-cnn). */
@@ -58,8 +63,46 @@ export interface OxynetCurves {
 }
 
 /** Runs the model over the span and returns per-second curves on the test's grid. */
-export async function oxynetCurves(session: ort.InferenceSession, rec: Parameters<typeof upstreamSeries>[0], test: PreparedTest, reading: OxynetReading): Promise<OxynetCurves> {
-  const series = upstreamSeries(rec);
+/** Breathing frequency assumed where a recording has none, breaths/min: a mid-exercise rate. */
+const DEFAULT_RF_PER_MIN = 30;
+/** Bounds of the 20-breath span in time, s (60 breaths/min at the fastest, 15 at the slowest). */
+const SPAN_BOUNDS_S: readonly [number, number] = [20, 80];
+
+/**
+ * A centred mean over the seconds `BREATH_FILTER_SIZE` breaths take around each second, the breathing
+ * frequency read from the recording's RF (interpolated to the series' seconds) or assumed.
+ */
+function breathSpanMean(series: OneHzSeries, rec: Recording): Float64Array[] {
+  const rf = channel(rec, 'RF');
+  const at = (t: number): number => {
+    if (!rf) return DEFAULT_RF_PER_MIN;
+    let k = 0;
+    while (k + 1 < rec.t_s.length && rec.t_s[k + 1] <= t) k++;
+    const v = rf[k];
+    return v !== null && v > 0 ? v : DEFAULT_RF_PER_MIN;
+  };
+  const n = series.time_s.length;
+  const half = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const span = Math.min(SPAN_BOUNDS_S[1], Math.max(SPAN_BOUNDS_S[0], (BREATH_FILTER_SIZE * 60) / at(series.time_s[i])));
+    half[i] = Math.round(span / 2);
+  }
+  return series.channels.map((c) => {
+    const prefix = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i] + c[i];
+    const out = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const lo = Math.max(0, i - half[i]);
+      const hi = Math.min(n - 1, i + half[i]);
+      out[i] = (prefix[hi + 1] - prefix[lo]) / (hi - lo + 1);
+    }
+    return out;
+  });
+}
+
+export async function oxynetCurves(session: ort.InferenceSession, rec: Recording, test: PreparedTest, reading: OxynetReading): Promise<OxynetCurves> {
+  const raw = upstreamSeries(rec);
+  const series: OneHzSeries = raw.input === 'breath_by_breath' ? raw : { ...raw, channels: breathSpanMean(raw, rec) };
   // Series seconds inside the analysed span [t0_s, t0_s + end_index].
   const spanEnd = test.t0_s + test.end_index;
   let from = 0;

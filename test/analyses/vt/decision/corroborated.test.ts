@@ -37,9 +37,14 @@ const vt2Truth = idx(sample.truth.vt2!.time_s);
 describe('the corroborated decision rule', () => {
   it('places sharp crossings where the curves cross, landmarks joining only inside the undecided zone', () => {
     const d = corroborated.decide(curves(vt1Truth, vt2Truth, 4), input, {});
-    const ev = d.evidence as Record<string, { placed_by: string; model_crossing_s: number; zone_s: [number, number]; landmarks: { in_zone: boolean; time_s: number }[] }>;
+    const ev = d.evidence as Record<string, { placed_by: string; model_crossing_s: number; zone_s: [number, number]; landmarks: { in_zone: boolean; time_s: number; read_at_s: number }[] }>;
     expect(ev.vt1.model_crossing_s).to.be.closeTo(t0 + vt1Truth, 2);
-    for (const l of ev.vt1.landmarks) if (l.in_zone) expect(l.time_s).to.be.within(ev.vt1.zone_s[0], ev.vt1.zone_s[1]);
+    // A VT1 landmark counts where an expert would read it, a minute after its breakpoint; VT2's where it is.
+    for (const l of ev.vt1.landmarks) {
+      expect(l.read_at_s - l.time_s).to.equal(60);
+      if (l.in_zone) expect(l.read_at_s).to.be.within(ev.vt1.zone_s[0], ev.vt1.zone_s[1]);
+    }
+    for (const l of ev.vt2.landmarks) expect(l.read_at_s).to.equal(l.time_s);
     // A sharp crossing is decided within the engine's own resolution: the zone is the 20-s minimum each side.
     expect(ev.vt1.zone_s[1] - ev.vt1.zone_s[0]).to.equal(40);
     expect(Math.abs(d.vt1!.index - vt1Truth)).to.be.at.most(20);
