@@ -185,18 +185,20 @@ function show(results: Results): void {
   const eov = renderEov(sections[3], results);
   const substrate = renderSubstrate(sections[4], results);
   renderMetrics(sections[5], results);
-  const composite = () => (plot ? compositeCanvas(plot.grid, `${results.summary.source.filename}: Wasserman nine-panel plot`, legendEntries(results, plot), DISCLAIMER) : null);
-  const print = () => {
-    buildReport(report, results, composite()?.toDataURL('image/png') ?? null);
-    window.print();
+  const composite = async () => (plot ? compositeCanvas(plot.grid, plot.state, `${results.summary.source.filename}: Wasserman nine-panel plot`, legendEntries(results, plot), DISCLAIMER) : null);
+  // The report is prepared as soon as the results are shown, so the browser's own print command has it too.
+  const prepareReport = async () => {
+    delete report.dataset.ready;
+    buildReport(report, results, (await composite())?.toDataURL('image/png') ?? null);
+    report.dataset.ready = 'true';
   };
+  void prepareReport();
   renderExport(sections[6], results, {
-    plotPng: () => new Promise((resolve) => {
-      const canvas = composite();
-      if (!canvas) resolve(null);
-      else canvas.toBlob((b) => resolve(b), 'image/png');
-    }),
-    print,
+    plotPng: async () => {
+      const canvas = await composite();
+      return canvas ? new Promise((resolve) => canvas.toBlob((b) => resolve(b), 'image/png')) : null;
+    },
+    print: () => void prepareReport().then(() => window.print()),
   });
   current = {
     results,
@@ -209,11 +211,9 @@ function show(results: Results): void {
   };
 }
 
+// Printing before the prepared report is ready still prints the numbers and notes (without the image).
 window.addEventListener('beforeprint', () => {
-  if (current && !report.hasChildNodes()) {
-    const plot = current.plot;
-    buildReport(report, current.results, plot ? compositeCanvas(plot.grid, current.results.summary.source.filename, legendEntries(current.results, plot), DISCLAIMER).toDataURL('image/png') : null);
-  }
+  if (current && !report.hasChildNodes()) buildReport(report, current.results, null);
 });
 
 fileInput.addEventListener('change', () => {

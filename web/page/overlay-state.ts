@@ -37,7 +37,9 @@ export function landmarkMarks(results: Results): LandmarkMark[] {
     .map(([key, p]) => {
       const [short, label] = LANDMARK_NAMES[key] ?? [key.slice(0, 2).toUpperCase(), words(key)];
       return { short, label, t_s: p.t_s as number, vo2_ml_min: p.vo2 };
-    });
+    })
+    // In time order, so neighbours get different label rows on the plot.
+    .sort((a, b) => a.t_s - b.t_s);
 }
 
 function marks(findings: VtFindings | null, colors: [string, string], dashed: boolean, suffix: string): ThresholdMark[] {

@@ -27,7 +27,8 @@ export const THRESHOLD = {
   altVT2: '#e7298a',
 } as const;
 
-export const READING = '#374151';
+/** The reading line's own colour (nothing else is drawn in it, so an export can be checked for it). */
+export const READING = '#52525b';
 export const LANDMARK = '#374151';
 export const DOMAIN = { moderate: '#66bb6a', heavy: '#ffb74d', severe: '#e57373' } as const;
 export const EOV_SHADE = { strong: 'rgba(231, 41, 138, 0.16)', weak: 'rgba(231, 41, 138, 0.07)' } as const;

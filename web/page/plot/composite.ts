@@ -4,6 +4,7 @@
  * and the research-software line drawn under the grid.
  */
 import uPlot from 'uplot';
+import type { OverlayState } from './overlays.js';
 import type { PlotGrid } from './plot-grid.js';
 
 export interface LegendEntry {
@@ -17,13 +18,45 @@ const COLUMNS = 3;
 const CELL_W = 420;
 const CELL_H = 250;
 
-export function compositeCanvas(grid: PlotGrid, title: string, legend: LegendEntry[], footer: string): HTMLCanvasElement {
+/** Lines of `text` that fit `width` in the context's current font. */
+function wrap(ctx: CanvasRenderingContext2D, text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && ctx.measureText(next).width > width) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/**
+ * The composite image. The reading line is a reading aid and never leaves the page, so the panels are
+ * redrawn without it for the image (uPlot draws in a microtask) and with it again afterwards.
+ */
+export async function compositeCanvas(grid: PlotGrid, state: OverlayState, title: string, legend: LegendEntry[], footer: string): Promise<HTMLCanvasElement> {
+  const reading = state.reading;
+  state.reading = null;
+  grid.redraw();
+  await new Promise<void>((resolve) => queueMicrotask(resolve));
+  try {
+    return draw(grid, title, legend, footer);
+  } finally {
+    state.reading = reading;
+    grid.redraw();
+  }
+}
+
+function draw(grid: PlotGrid, title: string, legend: LegendEntry[], footer: string): HTMLCanvasElement {
   const px = uPlot.pxRatio;
   const cellW = CELL_W * px;
   const cellH = CELL_H * px;
   const titleH = 20 * px;
   const headerH = 28 * px;
-  const legendH = (legend.length * 16 + 24) * px;
+  const legendH = (legend.length * 16 + 40) * px;
   const rows = Math.ceil(grid.panels.length / COLUMNS);
   const canvas = document.createElement('canvas');
   canvas.width = cellW * COLUMNS;
@@ -65,6 +98,9 @@ export function compositeCanvas(grid: PlotGrid, title: string, legend: LegendEnt
     y += 16 * px;
   }
   ctx.fillStyle = '#7f1d1d';
-  ctx.fillText(footer, 8 * px, y + 2 * px);
+  for (const line of wrap(ctx, footer, canvas.width - 16 * px)) {
+    ctx.fillText(line, 8 * px, y + 2 * px);
+    y += 15 * px;
+  }
   return canvas;
 }

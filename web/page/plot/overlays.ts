@@ -47,13 +47,15 @@ export const AXIS_PX = 30;
 export const BAND_GAP_PX = 2;
 export const BAND_PX = 12;
 
+/** A crisp vertical line centred on x: it starts on a whole pixel, so no column is half-covered. */
 function verticalLine(ctx: CanvasRenderingContext2D, x: number, top: number, height: number, width: number, dash: number[] | null): void {
+  const left = Math.round(x - width / 2);
   if (!dash) {
-    ctx.fillRect(x - width / 2, top, width, height);
+    ctx.fillRect(left, top, width, height);
     return;
   }
   const [on, off] = dash;
-  for (let y = top; y < top + height; y += on + off) ctx.fillRect(x - width / 2, y, width, Math.min(on, top + height - y));
+  for (let y = top; y < top + height; y += on + off) ctx.fillRect(left, y, width, Math.min(on, top + height - y));
 }
 
 function drawBand(u: uPlot, domains: DomainsResponse, px: number): void {
@@ -132,7 +134,8 @@ export function overlayPlugin(state: OverlayState, xOf: XOf, band: boolean): uPl
           ctx.fillText(m.short, x, top + (8 + (i % 3) * 10) * px);
         });
         ctx.textAlign = 'left';
-        for (const m of state.thresholds) {
+        // The alternative engine's dashed lines first, so the default model's line stays whole on top.
+        for (const m of [...state.thresholds].sort((a, b) => Number(b.dashed) - Number(a.dashed))) {
           const x = pos(m.t_s, m.vo2_ml_min);
           if (x === null) continue;
           ctx.fillStyle = m.color;

@@ -10,7 +10,7 @@ import { h } from '../dom.js';
 import { clock, num } from '../format.js';
 import { AXIS_PX, BAND_GAP_PX, BAND_PX, overlayPlugin, type OverlayState, type XOf } from './overlays.js';
 import { panelSpecs, type PanelSpec } from './panel-specs.js';
-import { interpolate, lineOf, timeColumns, xyColumns, type Line } from './series-data.js';
+import { lineOf, meanAround, timeColumns, xyColumns, type Line } from './series-data.js';
 
 export interface Panel {
   spec: PanelSpec;
@@ -44,6 +44,8 @@ const PANEL_HEIGHT_PX = 210;
 /** Room for tick labels such as "4,000" beside the axis title. */
 const Y_AXIS_PX = 54;
 const GRAB_PX = 6;
+/** An X-Y panel places a moment at the 30-s mean of its x series there, not at one noisy breath. */
+const XY_MEAN_HALF_WIDTH_S = 15;
 /** Tick spacings of a time axis, s (whole minutes once the span is long). */
 export const TIME_STEPS = [10, 15, 30, 60, 120, 180, 300, 600, 900, 1200, 1800, 3600, 7200];
 
@@ -99,7 +101,7 @@ export function buildPlotGrid(options: PlotGridOptions): PlotGrid {
     const lines = spec.series.map((s) => lineOf(series, s.name));
     const xOf: XOf = isTime
       ? (t) => t
-      : (t, vo2) => (spec.x === 'VO2' && vo2 !== null ? vo2 : xLine ? interpolate(xLine, t) : null);
+      : (t, vo2) => (spec.x === 'VO2' && vo2 !== null ? vo2 : xLine ? meanAround(xLine, t, XY_MEAN_HALF_WIDTH_S) : null);
     const panel: Panel = { spec, figure, chart: null, xOf };
     panels.push(panel);
     if ((!isTime && !xLine) || lines.every((l) => l === null)) {

@@ -22,10 +22,11 @@ function swatch(color: string, dashed = false): HTMLElement {
 
 function legend(results: Results, state: OverlayState): HTMLElement {
   const items: HTMLElement[] = [];
+  const placed = (f: ReturnType<typeof vtFindings>) => (f && (f.vt1_time_s !== null || f.vt2_time_s !== null) ? '' : ': none placed in this recording (see Ventilatory thresholds)');
   const def = results.analyses.ok ? results.analyses.value.results.find((e) => e.analysis === 'vt') : undefined;
-  if (def?.status === 'ok') items.push(h('li', {}, swatch(THRESHOLD.VT1), swatch(THRESHOLD.VT2), ` VT1 and VT2, ${def.provenance.model} ${def.provenance.model_version ?? ''} (default model, solid)`));
+  if (def?.status === 'ok') items.push(h('li', {}, swatch(THRESHOLD.VT1), swatch(THRESHOLD.VT2), ` VT1 and VT2, ${def.provenance.model} ${def.provenance.model_version ?? ''} (default model, solid)${placed(vtFindings(results.analyses))}`));
   for (const a of results.alternatives) {
-    if (vtFindings(a.run)) items.push(h('li', {}, swatch(THRESHOLD.altVT1, true), swatch(THRESHOLD.altVT2, true), ` VT1 and VT2, ${a.model.name} ${a.model.version} (alternative engine, dashed)`));
+    if (vtFindings(a.run)) items.push(h('li', {}, swatch(THRESHOLD.altVT1, true), swatch(THRESHOLD.altVT2, true), ` VT1 and VT2, ${a.model.name} ${a.model.version} (alternative engine, dashed)${placed(vtFindings(a.run))}`));
   }
   if (state.landmarks.length) items.push(h('li', {}, '▼ landmarks (corroborate a model, never override it): ', state.landmarks.map((m) => `${m.short} ${m.label}`).join(', ')));
   const notFound = landmarksValue(results)?.not_found ?? {};
