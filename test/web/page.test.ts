@@ -232,6 +232,24 @@ describe('web application in Chromium', function () {
     await page.close();
   });
 
+  it('takes a file dropped on the drop zone', async () => {
+    const { page, errors } = await open();
+    await page.fill('#api-key', key);
+    const sample = (await request(h.service.app).get('/v1/sample?oscillating=true').expect(200)).body as { filename: string; content: string };
+    const transfer = await page.evaluateHandle(([name, content]) => {
+      const data = new DataTransfer();
+      data.items.add(new File([content], name, { type: 'application/json' }));
+      return data;
+    }, [sample.filename, sample.content] as const);
+    await page.dispatchEvent('#drop-zone', 'dragover', { dataTransfer: transfer });
+    await page.dispatchEvent('#drop-zone', 'drop', { dataTransfer: transfer });
+    await page.waitForSelector('#app[data-state="ready"]', { timeout: 90_000 });
+    expect(await page.locator('#summary').textContent()).to.contain(sample.filename);
+    expect(await page.locator('figure.panel').count()).to.equal(9);
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+
   it('shows an unsupported file’s error with the canonical shape to convert into', async () => {
     const { page, errors } = await open();
     await page.fill('#api-key', key);

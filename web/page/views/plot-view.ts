@@ -3,6 +3,7 @@
  * both engines, landmarks, the domain band) and the reading aid. The reading line is a reading aid:
  * it is never stored, never exported, and never presented as the model's answer.
  */
+import { CpetApiError } from '../../client/index.js';
 import { h, heading, replace } from '../dom.js';
 import { clock, num, pct } from '../format.js';
 import { landmarksValue, vtFindings } from '../overlay-state.js';
@@ -31,6 +32,10 @@ function legend(results: Results, state: OverlayState): HTMLElement {
   if (state.landmarks.length) items.push(h('li', {}, '▼ landmarks (corroborate a model, never override it): ', state.landmarks.map((m) => `${m.short} ${m.label}`).join(', ')));
   const notFound = landmarksValue(results)?.not_found ?? {};
   if (Object.keys(notFound).length) items.push(h('li', {}, 'Landmarks not placed: ', Object.entries(notFound).map(([k, why]) => `${k} (${why})`).join('; ')));
+  if (!results.domains.ok) {
+    const e = results.domains.error;
+    items.push(h('li', {}, 'No domain band: ', e instanceof CpetApiError ? `${e.code}: ${e.message}` : String(e)));
+  }
   if (state.domains) {
     items.push(
       h('li', {}, swatch(DOMAIN.moderate), swatch(DOMAIN.heavy), swatch(DOMAIN.severe), ` Domain band under each time axis: probability of the moderate, heavy and severe domains per second (${state.domains.model} ${state.domains.model_version}); the recovery is not analysed.`),

@@ -86,6 +86,7 @@ export function renderThresholds(section: HTMLElement, results: Results): void {
       ),
     ),
     failed.map((c) => errorBox(`${c.title}${c.model ? ` ${c.model.name}` : ''} could not run`, (c.run as { ok: false; error: unknown }).error)),
+    results.analyses.ok && !envelopeOf(results.analyses, 'vt') ? h('p', {}, 'Not run: this key is not licensed for the vt analysis.') : null,
     results.alternatives.length === 0 && results.models.ok ? h('p', {}, 'No alternative engine is installed on this service.') : null,
     results.models.ok ? null : errorBox('The models served to the web application could not be listed', results.models.error),
   );
