@@ -42,8 +42,9 @@ function chart(host: HTMLElement, f: SubstrateFindings, axis: Axis): uPlot {
       scales: { x: { time: false } },
       axes: [
         { label: axis === 'pct_vo2peak' ? '% of VO2peak' : 'load (W)', labelSize: 16, size: 28 },
-        { scale: 'cho', label: 'carbohydrate (g/min)', labelSize: 16, size: 54 },
-        { scale: 'fat', side: 1, label: 'fat (g/min)', labelSize: 16, size: 54, grid: { show: false } },
+        // Two scales (fat is a tenth of carbohydrate at high intensity), each axis in its series' colour.
+        { scale: 'cho', label: 'carbohydrate (g/min)', labelSize: 16, size: 54, stroke: SERIES.cho },
+        { scale: 'fat', side: 1, label: 'fat (g/min)', labelSize: 16, size: 54, stroke: SERIES.fat, grid: { show: false } },
       ],
       series: [
         { label: axis === 'pct_vo2peak' ? '% VO2peak' : 'W', value: (_u, v) => (v === null ? '–' : num(v)) },
