@@ -150,6 +150,9 @@ describe('web application in Chromium', function () {
         .map((el) => el.outerHTML),
     );
     expect(unlabelled).to.deep.equal([]);
+    for (const section of ['#progress', '#summary', '#plot', '#thresholds', '#eov', '#substrate', '#metrics', '#export', '#report']) {
+      expect(await page.locator(section).isVisible(), `${section} before any upload`).to.equal(false);
+    }
     await screenshot(page, '01-start');
     expect(errors).to.deep.equal([]);
     await page.close();
