@@ -9,7 +9,7 @@ import { byId, replace } from './dom.js';
 import { landmarkMarks, overlayState } from './overlay-state.js';
 import { compositeCanvas, type LegendEntry } from './plot/composite.js';
 import { DOMAIN, THRESHOLD } from './plot/colors.js';
-import { alternativeModels, settle, type Results } from './results.js';
+import { alternativeModels, ranModel, settle, type Results } from './results.js';
 import { DISCLAIMER } from './notes.js';
 import { errorBox } from './views/error-view.js';
 import { renderEov } from './views/eov-view.js';
@@ -171,7 +171,7 @@ function legendEntries(results: Results, plot: PlotView): LegendEntry[] {
   const entries: LegendEntry[] = [];
   const byLabel = new Map(plot.state.thresholds.map((m) => [m.label, m]));
   if (byLabel.has('VT1') || byLabel.has('VT2')) entries.push({ color: THRESHOLD.VT1, dashed: false, text: 'VT1 / VT2 of the default model (solid)' });
-  for (const a of results.alternatives) if (byLabel.has(`VT1 ${a.model.name}`)) entries.push({ color: THRESHOLD.altVT1, dashed: true, text: `VT1 / VT2 of the alternative engine ${a.model.name} ${a.model.version} (dashed)` });
+  for (const a of results.alternatives) if (byLabel.has(`VT1 ${a.model.name}`)) entries.push({ color: THRESHOLD.altVT1, dashed: true, text: `VT1 / VT2 of the alternative engine ${ranModel(a.run, 'vt') ?? a.model.name} (dashed)` });
   const marks = landmarkMarks(results);
   if (marks.length) entries.push({ color: '#374151', dashed: false, text: `Landmarks: ${marks.map((m) => `${m.short} ${m.label}`).join(', ')}` });
   if (plot.state.domains) entries.push({ color: DOMAIN.heavy, dashed: false, text: `Band under the time axes: moderate (green), heavy (amber), severe (red) probability per second, ${plot.state.domains.model} ${plot.state.domains.model_version}` });

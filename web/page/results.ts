@@ -35,6 +35,12 @@ export function envelopeOf(run: Outcome<AnalyzeResponse>, analysis: Envelope['an
   return run.ok ? (run.value.results.find((e) => e.analysis === analysis) ?? null) : null;
 }
 
+/** "name version" of the model that ran, from the envelope's provenance (the request named only the model). */
+export function ranModel(run: Outcome<AnalyzeResponse>, analysis: Envelope['analysis']): string | null {
+  const e = envelopeOf(run, analysis);
+  return e ? `${e.provenance.model} ${e.provenance.model_version ?? ''}`.trim() : null;
+}
+
 /** Models served to the web application only (the alternative engines), newest version per name. */
 export function alternativeModels(models: WebModel[]): WebModel[] {
   const byName = new Map<string, WebModel>();

@@ -11,7 +11,7 @@ import { DOMAIN, READING, THRESHOLD } from '../plot/colors.js';
 import type { OverlayState } from '../plot/overlays.js';
 import { buildPlotGrid, type PlotGrid } from '../plot/plot-grid.js';
 import { lineOf, meanAround } from '../plot/series-data.js';
-import type { Results } from '../results.js';
+import { ranModel, type Results } from '../results.js';
 import { errorBox } from './error-view.js';
 
 /** Reading-aid values are 30-s means of the plotted series around the line. */
@@ -27,7 +27,7 @@ function legend(results: Results, state: OverlayState): HTMLElement {
   const def = results.analyses.ok ? results.analyses.value.results.find((e) => e.analysis === 'vt') : undefined;
   if (def?.status === 'ok') items.push(h('li', {}, swatch(THRESHOLD.VT1), swatch(THRESHOLD.VT2), ` VT1 and VT2, ${def.provenance.model} ${def.provenance.model_version ?? ''} (default model, solid)${placed(vtFindings(results.analyses))}`));
   for (const a of results.alternatives) {
-    if (vtFindings(a.run)) items.push(h('li', {}, swatch(THRESHOLD.altVT1, true), swatch(THRESHOLD.altVT2, true), ` VT1 and VT2, ${a.model.name} ${a.model.version} (alternative engine, dashed)${placed(vtFindings(a.run))}`));
+    if (vtFindings(a.run)) items.push(h('li', {}, swatch(THRESHOLD.altVT1, true), swatch(THRESHOLD.altVT2, true), ` VT1 and VT2, ${ranModel(a.run, 'vt') ?? a.model.name} (alternative engine, dashed)${placed(vtFindings(a.run))}`));
   }
   if (state.landmarks.length) items.push(h('li', {}, '▼ landmarks (corroborate a model, never override it): ', state.landmarks.map((m) => `${m.short} ${m.label}`).join(', ')));
   const notFound = landmarksValue(results)?.not_found ?? {};
