@@ -13,7 +13,7 @@ const localKey = await ensureLocalKey(service.deps.store, config.dataDir);
 const server = service.app.listen(config.port, config.host, () => {
   const url = `http://${config.host}:${config.port}`;
   console.log(`CPET analysis service listening on ${url} (store: ${service.deps.store.kind}, data: ${config.dataDir})`);
-  console.log(`  health: ${url}/health   API description: ${url}/v1/openapi.json   for language models: ${url}/llms.txt`);
+  console.log(`  web application: ${url}/   health: ${url}/health   API description: ${url}/v1/openapi.json   for language models: ${url}/llms.txt`);
   if (localKey) {
     console.log(`\nFirst start: created a local API key with every product (shown once; also saved to ${join(config.dataDir, LOCAL_KEY_FILE)}, mode 0600):`);
     console.log(`  ${localKey}\n`);

@@ -288,7 +288,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/cpet/{cpet_id}/domains": {
+    "/v1/web/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a web application session (web application only)
+         * @description Exchanges the API key for a short-lived session of the web application (30 minutes):
+         *     the answer sets the HttpOnly, SameSite=Strict cookie `cpet_web_session` (path `/v1/web`)
+         *     and returns the CSRF token that every other request of the family must send in
+         *     `X-CSRF-Token`. The cookie holds a random session id; the store keeps only its SHA-256,
+         *     the key's id and the token's SHA-256. A browser's cross-site or same-site request
+         *     (`Sec-Fetch-Site`) or a foreign `Origin` is refused with `403 CSRF_REJECTED`. Counts
+         *     against the key's rate limit; not billed.
+         */
+        post: operations["createWebSession"];
+        /**
+         * End the web application session (web application only)
+         * @description Forgets the session in the store and clears the cookie. Needs the session and its CSRF token.
+         */
+        delete: operations["endWebSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/web/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Threshold models the web application serves (web application only)
+         * @description Every threshold model and version served to the web application, with the surfaces it is
+         *     served on: a model whose `surfaces` lacks `api` (the alternative threshold engine) is
+         *     reachable here only. `reachable` says whether the session's key may run it.
+         */
+        get: operations["listWebModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/web/cpet/{cpet_id}/domains": {
         parameters: {
             query?: never;
             header?: never;
@@ -304,15 +356,48 @@ export interface paths {
         /**
          * Exercise intensity domains per second (web application only)
          * @description Probability of the moderate, heavy and severe domains per second on the 1 Hz grid, from the
-         *     threshold model, for the web application's plot. Not part of the public API: `analyze`
-         *     returns thresholds only. Needs the `vt` product. An unknown model or version gives
-         *     `404 MODEL_NOT_FOUND`; a model above the key's tier `403 TIER_INSUFFICIENT`; a model the key
-         *     is restricted from `403 MODEL_NOT_ALLOWED`; a model that cannot run on this recording
-         *     (including missing gas channels, listed in `context.missing`) `500 INFERENCE_FAILED`.
+         *     threshold model, for the web application's plot. Not part of the API (spec section 1:
+         *     `analyze` returns thresholds only), so it takes the web session, never `X-API-Key`. The
+         *     model is chosen as the web application's analyze chooses it. Needs the `vt` product. An
+         *     unknown model or version, or a model without per-second curves (a classic engine), gives
+         *     `404 MODEL_NOT_FOUND`; a model above the key's tier `403 TIER_INSUFFICIENT`; a model the
+         *     key is restricted from `403 MODEL_NOT_ALLOWED`; a model that cannot run on this recording
+         *     (including missing gas channels, listed in `context.missing`) `500 INFERENCE_FAILED`. Not
+         *     billed (it is not an analysis); counts against the rate limit.
          */
-        get: operations["getDomains"];
+        get: operations["getWebDomains"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/web/cpet/{cpet_id}/analyze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Handle returned by an upload (a UUID).
+                 * @example 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34
+                 */
+                cpet_id: components["parameters"]["CpetId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run analyses for the web application (web application only)
+         * @description `POST /v1/cpet/{cpet_id}/analyze` as the web application runs it: the same body, checks,
+         *     envelopes, billing and quota, on the session's key, and with the models served to the web
+         *     application, so `model` may name the alternative threshold engine (a model whose
+         *     `surfaces` in `GET /v1/web/models` lacks `api`). Every `ok` envelope is one billing unit
+         *     of the key behind the session.
+         */
+        post: operations["analyzeWeb"];
         delete?: never;
         options?: never;
         head?: never;
@@ -451,7 +536,7 @@ export interface components {
          * @description Every error code of the API. `x-codes` gives each code's HTTP status and condition.
          * @enum {string}
          */
-        ErrorCode: "MISSING_API_KEY" | "INVALID_API_KEY" | "KEY_EXPIRED" | "PRODUCT_NOT_ENABLED" | "TIER_INSUFFICIENT" | "MODEL_NOT_ALLOWED" | "UPLOAD_TICKET_INVALID" | "CPET_NOT_FOUND" | "MODEL_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FILE_TOO_LARGE" | "RECORDING_TOO_LONG" | "UNSUPPORTED_FORMAT" | "PARSER_ERROR" | "UNKNOWN_ANALYSIS" | "VALIDATION_ERROR" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "INTERNAL_ERROR" | "INFERENCE_FAILED" | "UPLOAD_TICKETS_UNAVAILABLE";
+        ErrorCode: "MISSING_API_KEY" | "INVALID_API_KEY" | "KEY_EXPIRED" | "PRODUCT_NOT_ENABLED" | "TIER_INSUFFICIENT" | "MODEL_NOT_ALLOWED" | "UPLOAD_TICKET_INVALID" | "WEB_SESSION_REQUIRED" | "CSRF_REJECTED" | "CPET_NOT_FOUND" | "MODEL_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FILE_TOO_LARGE" | "RECORDING_TOO_LONG" | "UNSUPPORTED_FORMAT" | "PARSER_ERROR" | "UNKNOWN_ANALYSIS" | "VALIDATION_ERROR" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "INTERNAL_ERROR" | "INFERENCE_FAILED" | "UPLOAD_TICKETS_UNAVAILABLE";
         /** @description The one error shape. `context` says what would have worked. */
         Error: {
             error: components["schemas"]["ErrorCode"];
@@ -1099,6 +1184,28 @@ export interface components {
             store: "sqlite" | "redis";
             uptime_s: number;
         };
+        WebSession: {
+            /** @description Send it in `X-CSRF-Token` with every other request of the web application's routes; keep it in memory only. */
+            csrf_token: string;
+            /** Format: date-time */
+            expires_at: string;
+            key: {
+                id: string;
+                name: string;
+                tier: components["schemas"]["Tier"];
+                products: components["schemas"]["AnalysisName"][];
+            };
+        };
+        WebSessionEnded: {
+            /** @constant */
+            ended: true;
+        };
+        WebModels: {
+            models: (components["schemas"]["ModelInfo"] & {
+                /** @description Where the model is served; without `api` it is reachable from the web application only. */
+                surfaces: ("api" | "web")[];
+            })[];
+        };
         DomainsResponse: {
             cpet_id: string;
             model: string;
@@ -1164,8 +1271,51 @@ export interface components {
                 };
             };
         };
-        /** @description Key problems, the vt product missing, or a model above the key's tier or outside its allowed models. */
-        DomainsForbidden: {
+        /** @description No live web application session (absent, expired or ended cookie); an `X-API-Key` does not reach this route. */
+        WebSessionRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "WEB_SESSION_REQUIRED",
+                 *       "message": "This route belongs to the web application and takes its session cookie, not an API key.",
+                 *       "context": {
+                 *         "cookie": "cpet_web_session",
+                 *         "start": "POST /v1/web/session"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {string} */
+                    error: "WEB_SESSION_REQUIRED";
+                };
+            };
+        };
+        /** @description The key behind the session is no longer valid, or the request is cross-site or lacks the session's CSRF token. */
+        WebForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "CSRF_REJECTED",
+                 *       "message": "This request does not carry the session's X-CSRF-Token.",
+                 *       "context": {
+                 *         "header": "X-CSRF-Token"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {string} */
+                    error: "INVALID_API_KEY" | "KEY_EXPIRED" | "CSRF_REJECTED";
+                };
+            };
+        };
+        /** @description Key or CSRF problems, the vt product missing, or a model above the key's tier or outside its allowed models. */
+        WebDomainsForbidden: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1182,7 +1332,33 @@ export interface components {
                  */
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {string} */
-                    error: "INVALID_API_KEY" | "KEY_EXPIRED" | "PRODUCT_NOT_ENABLED" | "TIER_INSUFFICIENT" | "MODEL_NOT_ALLOWED";
+                    error: "INVALID_API_KEY" | "KEY_EXPIRED" | "CSRF_REJECTED" | "PRODUCT_NOT_ENABLED" | "TIER_INSUFFICIENT" | "MODEL_NOT_ALLOWED";
+                };
+            };
+        };
+        /** @description Key or CSRF problems, an analysis outside the key's products, or a model the key is restricted from. */
+        WebAnalyzeForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "PRODUCT_NOT_ENABLED",
+                 *       "message": "This key is not licensed for eov.",
+                 *       "context": {
+                 *         "not_enabled": [
+                 *           "eov"
+                 *         ],
+                 *         "products": [
+                 *           "vt"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {string} */
+                    error: "INVALID_API_KEY" | "KEY_EXPIRED" | "CSRF_REJECTED" | "PRODUCT_NOT_ENABLED" | "MODEL_NOT_ALLOWED";
                 };
             };
         };
@@ -1411,6 +1587,8 @@ export interface components {
         CpetId: string;
         /** @description The signed one-shot ticket from `POST /v1/uploads` (the last segment of `upload_url`). */
         Ticket: string;
+        /** @description The `csrf_token` of the session, from `POST /v1/web/session`. */
+        CsrfToken: string;
     };
     requestBodies: never;
     headers: {
@@ -1825,7 +2003,139 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    getDomains: {
+    createWebSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session is started; the cookie is set. */
+            200: {
+                headers: {
+                    /** @description `cpet_web_session=<id>; Path=/v1/web; Max-Age=1800; HttpOnly; SameSite=Strict` (plus `Secure` over HTTPS). */
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "csrf_token": "3q2-7wEAAAAb9Qm1cGxjYXRl0wHyTzDkGg4pQ1h8ZXM",
+                     *       "expires_at": "2026-11-23T13:30:00.000Z",
+                     *       "key": {
+                     *         "id": "5f0c2a9e4b7d1c36",
+                     *         "name": "lab1",
+                     *         "tier": "research",
+                     *         "products": [
+                     *           "vt",
+                     *           "eov",
+                     *           "substrate"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebSession"];
+                };
+            };
+            401: components["responses"]["MissingApiKey"];
+            403: components["responses"]["WebForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    endWebSession: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The `csrf_token` of the session, from `POST /v1/web/session`. */
+                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session is ended. */
+            200: {
+                headers: {
+                    /** @description Clears `cpet_web_session`. */
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ended": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebSessionEnded"];
+                };
+            };
+            401: components["responses"]["WebSessionRequired"];
+            403: components["responses"]["WebForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebModels: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The `csrf_token` of the session, from `POST /v1/web/session`. */
+                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The models. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "models": [
+                     *         {
+                     *           "name": "gandalf",
+                     *           "version": "v0.3.0",
+                     *           "tier": "free",
+                     *           "status": "production",
+                     *           "default": true,
+                     *           "reachable": true,
+                     *           "surfaces": [
+                     *             "api",
+                     *             "web"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "wasserman",
+                     *           "version": "v1.1.0",
+                     *           "tier": "research",
+                     *           "status": "research",
+                     *           "default": false,
+                     *           "reachable": true,
+                     *           "surfaces": [
+                     *             "web"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebModels"];
+                };
+            };
+            401: components["responses"]["WebSessionRequired"];
+            403: components["responses"]["WebForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebDomains: {
         parameters: {
             query?: {
                 /** @description Threshold model name; omitted selects the server default. */
@@ -1833,7 +2143,10 @@ export interface operations {
                 /** @description Model version; omitted selects `latest`. */
                 model_version?: string;
             };
-            header?: never;
+            header: {
+                /** @description The `csrf_token` of the session, from `POST /v1/web/session`. */
+                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            };
             path: {
                 /**
                  * @description Handle returned by an upload (a UUID).
@@ -1881,11 +2194,58 @@ export interface operations {
                     "application/json": components["schemas"]["DomainsResponse"];
                 };
             };
-            401: components["responses"]["MissingApiKey"];
-            403: components["responses"]["DomainsForbidden"];
+            401: components["responses"]["WebSessionRequired"];
+            403: components["responses"]["WebDomainsForbidden"];
             404: components["responses"]["CpetOrModelNotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["AnalysisFailed"];
+        };
+    };
+    analyzeWeb: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The `csrf_token` of the session, from `POST /v1/web/session`. */
+                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            };
+            path: {
+                /**
+                 * @description Handle returned by an upload (a UUID).
+                 * @example 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34
+                 */
+                cpet_id: components["parameters"]["CpetId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "analyses": [
+                 *         "vt"
+                 *       ],
+                 *       "model": "wasserman"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AnalyzeRequest"];
+            };
+        };
+        responses: {
+            /** @description One envelope per analysis, in the order asked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyzeResponse"];
+                };
+            };
+            401: components["responses"]["WebSessionRequired"];
+            403: components["responses"]["WebAnalyzeForbidden"];
+            404: components["responses"]["CpetNotFound"];
+            422: components["responses"]["AnalyzeUnprocessable"];
+            429: components["responses"]["RateOrQuota"];
             500: components["responses"]["AnalysisFailed"];
         };
     };

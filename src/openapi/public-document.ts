@@ -1,7 +1,8 @@
 /**
  * The public copy of the API document served at /v1/openapi.json: routes marked `x-internal`
- * (multipart upload, ticket post, the web app's domains route) are removed, paths left without an
- * operation are dropped, and components only those routes used are pruned, so the copy lints clean.
+ * (multipart upload, ticket post, the web application's routes under /v1/web) are removed, paths
+ * left without an operation are dropped, and components and security schemes only those routes used
+ * are pruned, so the copy lints clean.
  */
 import { HTTP_METHODS, type ApiDocument, type PathItemObject } from './types.js';
 import { resolvePointer } from './walk.js';
@@ -19,6 +20,7 @@ export function publicDocument(doc: ApiDocument): ApiDocument {
     if (!HTTP_METHODS.some((method) => item[method])) delete copy.paths[path];
   }
   pruneComponents(copy);
+  pruneSecuritySchemes(copy);
   pruneTags(copy);
   return copy;
 }
@@ -57,6 +59,19 @@ function pruneComponents(doc: ApiDocument): void {
     }
     if (Object.keys(group).length === 0) delete components[kind];
   }
+}
+
+/** Drops security schemes no remaining requirement names (they are named, not referenced). */
+function pruneSecuritySchemes(doc: ApiDocument): void {
+  const schemes = doc.components?.securitySchemes;
+  if (!schemes) return;
+  const used = new Set<string>();
+  const requirements = [...(doc.security ?? [])];
+  for (const item of Object.values(doc.paths) as PathItemObject[]) {
+    for (const method of HTTP_METHODS) requirements.push(...(item[method]?.security ?? []));
+  }
+  for (const requirement of requirements) for (const name of Object.keys(requirement)) used.add(name);
+  for (const name of Object.keys(schemes)) if (!used.has(name)) delete schemes[name];
 }
 
 /** Drops tag definitions no remaining operation uses. */

@@ -23,9 +23,13 @@ import type { Reply, ServiceDeps } from './deps.js';
 import { errorMiddleware, issuesFromAjv, sendError, validationError } from './errors.js';
 import { analyze, compute } from './handlers/analysis.js';
 import { capabilities, health, listFormats, listMetrics, sample } from './handlers/catalog.js';
-import { deleteCpet, getCpet, getDomains, getSeries } from './handlers/records.js';
+import { deleteCpet, getCpet, getSeries } from './handlers/records.js';
 import { createTickets, postTicket, uploadContent, uploadMultipart } from './handlers/uploads.js';
+import { createWebSession, endWebSession, getWebDomains, listWebModels } from './handlers/web.js';
+import { mountWebPage } from './web-page.js';
+import { sessionKey } from './web-session.js';
 import type { ApiKeyRecord } from '../store/keys.js';
+import { webBundle, type WebBundle } from '../../web/build.js';
 
 type OperationId = keyof operations;
 /** The largest JSON body: a 25 MB file as base64 is 33.4 MB. */
@@ -59,7 +63,7 @@ export async function createService(config: Config, options: { store?: Store; na
     version,
     startedAtMs: Date.now(),
   };
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, await webBundle());
   return {
     app,
     deps,
@@ -70,7 +74,10 @@ export async function createService(config: Config, options: { store?: Store; na
   };
 }
 
-/** A keyed operation: the security handler has authenticated the key and counted it against its rate limit. */
+/**
+ * A keyed operation: the security handler has authenticated the key (from X-API-Key, or for the web
+ * application's routes from its session) and counted it against its rate limit.
+ */
 type KeyedHandler = (deps: ServiceDeps, key: ApiKeyRecord, c: Context, req: Request) => Promise<Reply> | Reply;
 type PublicHandler = (deps: ServiceDeps, c: Context, req: Request) => Promise<Reply> | Reply;
 
@@ -88,7 +95,15 @@ const KEYED: Partial<Record<OperationId, KeyedHandler>> = {
   listMetrics: (d) => listMetrics(d),
   computeMetrics: (d, k, c) => compute(d, k, path(c, 'cpet_id'), c.request.requestBody),
   listFormats: (d) => listFormats(d),
-  getDomains: (d, k, c) => getDomains(d, k, path(c, 'cpet_id'), c.request.query as never),
+  createWebSession: (d, k, _c, req) => createWebSession(d, k, req),
+};
+
+/** The web application's routes: the key comes from the session cookie, never from X-API-Key. */
+const SESSION: Partial<Record<OperationId, KeyedHandler>> = {
+  endWebSession: (d, _k, _c, req) => endWebSession(d, req),
+  listWebModels: (d, k) => listWebModels(d, k),
+  getWebDomains: (d, k, c) => getWebDomains(d, k, path(c, 'cpet_id'), c.request.query as never),
+  analyzeWeb: (d, k, c) => analyze(d, k, path(c, 'cpet_id'), c.request.requestBody ?? {}, 'web'),
 };
 
 const PUBLIC: Partial<Record<OperationId, PublicHandler>> = {
@@ -101,10 +116,11 @@ const PUBLIC: Partial<Record<OperationId, PublicHandler>> = {
 };
 
 /** Every operationId of the document has exactly one handler (checked at start-up, strict mode). */
-export const OPERATION_IDS = [...Object.keys(KEYED), ...Object.keys(PUBLIC)] as OperationId[];
+export const OPERATION_IDS = [...Object.keys(KEYED), ...Object.keys(SESSION), ...Object.keys(PUBLIC)] as OperationId[];
 
 function write(res: Response, reply: Reply): void {
   res.status(reply.status ?? 200);
+  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
   if (reply.text !== undefined) {
     res.type(reply.contentType ?? 'text/plain').send(reply.text);
   } else {
@@ -112,8 +128,8 @@ function write(res: Response, reply: Reply): void {
   }
 }
 
-/** Builds the express app around an initialised openapi-backend. */
-export async function buildApp(deps: ServiceDeps): Promise<express.Express> {
+/** Builds the express app around an initialised openapi-backend, with the web application at `/`. */
+export async function buildApp(deps: ServiceDeps, page: WebBundle): Promise<express.Express> {
   const api = new OpenAPIBackend({
     definition: structuredClone(deps.document) as never,
     strict: true,
@@ -132,6 +148,9 @@ export async function buildApp(deps: ServiceDeps): Promise<express.Express> {
   for (const [id, fn] of Object.entries(KEYED)) {
     handlers[id] = async (c: Context, req: Request, res: Response) => write(res, await fn(deps, c.security?.ApiKey as ApiKeyRecord, c, req));
   }
+  for (const [id, fn] of Object.entries(SESSION)) {
+    handlers[id] = async (c: Context, req: Request, res: Response) => write(res, await fn(deps, c.security?.WebSession as ApiKeyRecord, c, req));
+  }
   for (const [id, fn] of Object.entries(PUBLIC)) {
     handlers[id] = async (c: Context, req: Request, res: Response) => write(res, await fn(deps, c, req));
   }
@@ -141,8 +160,15 @@ export async function buildApp(deps: ServiceDeps): Promise<express.Express> {
     await rateLimit(deps.store, key, deps.config.rateLimitPerMinute, deps.config.now());
     return key;
   });
+  api.registerSecurityHandler('WebSession', async (_c: Context, req: Request) => {
+    const key = await sessionKey(deps.store, req.headers, deps.config.now(), deps.config.publicBaseUrl);
+    await rateLimit(deps.store, key, deps.config.rateLimitPerMinute, deps.config.now());
+    return key;
+  });
   handlers.unauthorizedHandler = (c: Context, _req: Request, res: Response) => {
-    const failure = (c.security?.ApiKey as { error?: unknown } | undefined)?.error;
+    const failure = Object.values(c.security ?? {})
+      .map((v) => (v as { error?: unknown } | undefined)?.error)
+      .find((e) => e !== undefined);
     if (failure instanceof ServiceError) return sendError(res, failure);
     throw failure ?? new Error('authentication failed without a reason');
   };
@@ -163,6 +189,7 @@ export async function buildApp(deps: ServiceDeps): Promise<express.Express> {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10 } });
+  mountWebPage(app, page);
   app.use(express.json({ limit: JSON_LIMIT }));
   app.post('/v1/uploads/:ticket', express.raw({ type: 'application/octet-stream', limit: MAX_UPLOAD_BYTES }));
   app.post(['/v1/cpet', '/v1/uploads/:ticket'], upload.single('file'), (req, _res, next) => {

@@ -28,4 +28,6 @@ export interface Reply {
   json?: unknown;
   text?: string;
   contentType?: string;
+  /** Extra response headers (e.g. Set-Cookie). */
+  headers?: Record<string, string>;
 }

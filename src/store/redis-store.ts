@@ -64,6 +64,7 @@ export async function openRedisStore(redisUrl: string, namespace: string, now: (
   };
   const records = area('records');
   const apikeys = area('apikeys');
+  const sessions = area('sessions');
   const raw = (kind: string, name: string): string => `${namespace}:${kind}:${name}`;
 
   return {
@@ -83,6 +84,21 @@ export async function openRedisStore(redisUrl: string, namespace: string, now: (
 
     async deleteRecord(keyId, cpetId) {
       return records.delete(recordKey(keyId, cpetId));
+    },
+
+    async putSession(id, value, expiresAtMs) {
+      const stored: StoredRecord = { expires_at_ms: expiresAtMs, value };
+      await sessions.set(id, stored, cleanupTtlMs(expiresAtMs, now()));
+    },
+
+    async getSession<T>(id: string) {
+      const stored = (await sessions.get(id)) as StoredRecord | undefined;
+      if (!stored || now() >= stored.expires_at_ms) return undefined;
+      return stored.value as T;
+    },
+
+    async deleteSession(id) {
+      return sessions.delete(id);
     },
 
     async consumeOnce(id, ttlMs) {

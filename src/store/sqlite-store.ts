@@ -38,16 +38,17 @@ export async function openSqliteStore(dataDir: string, namespace: string, now: (
   const records = table(file, 'records', namespace);
   const apikeys = table(file, 'apikeys', namespace);
   const meta = table(file, 'meta', namespace);
+  const sessions = table(file, 'sessions', namespace);
   const mutex = new KeyedMutex();
   // WAL lets the keys CLI read while the server writes, and NORMAL sync commits without an fsync
   // per write (still durable across a process crash; the last commits may be lost on power loss).
   // Each adapter creates its table on connect; switching the journal needs those writes finished.
-  await Promise.all([records, apikeys, meta].map(({ adapter }) => adapter.query('PRAGMA synchronous=NORMAL')));
+  await Promise.all([records, apikeys, meta, sessions].map(({ adapter }) => adapter.query('PRAGMA synchronous=NORMAL')));
   await records.adapter.query('PRAGMA journal_mode=WAL');
 
   // Keyv keeps its own wall-clock expiry inside each serialised value ({"value":…,"expires":ms}).
   const sweep = async (): Promise<void> => {
-    for (const { adapter } of [records, meta]) {
+    for (const { adapter } of [records, meta, sessions]) {
       await adapter.query(
         `DELETE FROM ${adapter.opts.table} WHERE json_valid(value) AND json_extract(value, '$.expires') < ?`,
         Date.now(),
@@ -77,6 +78,21 @@ export async function openSqliteStore(dataDir: string, namespace: string, now: (
 
     async deleteRecord(keyId, cpetId) {
       return records.keyv.delete(recordKey(keyId, cpetId));
+    },
+
+    async putSession(id, value, expiresAtMs) {
+      const stored: StoredRecord = { expires_at_ms: expiresAtMs, value };
+      await sessions.keyv.set(id, stored, cleanupTtlMs(expiresAtMs, now()));
+    },
+
+    async getSession<T>(id: string) {
+      const stored = (await sessions.keyv.get(id)) as StoredRecord | undefined;
+      if (!stored || now() >= stored.expires_at_ms) return undefined;
+      return stored.value as T;
+    },
+
+    async deleteSession(id) {
+      return sessions.keyv.delete(id);
     },
 
     consumeOnce(id, ttlMs) {
@@ -122,7 +138,7 @@ export async function openSqliteStore(dataDir: string, namespace: string, now: (
 
     async close() {
       clearInterval(timer);
-      await Promise.all([records.keyv.disconnect(), apikeys.keyv.disconnect(), meta.keyv.disconnect()]);
+      await Promise.all([records, apikeys, meta, sessions].map(({ keyv }) => keyv.disconnect()));
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
- * The service's state behind one interface: records partitioned by API key, API keys, one-shot
- * claims, counters and shared secrets. Embedded SQLite by default (one process owns it); Redis when
+ * The service's state behind one interface: records partitioned by API key, API keys, web
+ * application sessions, one-shot claims, counters and shared secrets. Embedded SQLite by default (one process owns it); Redis when
  * REDIS_URL is set (any number of instances). Nothing here knows about HTTP.
  */
 import type { KeyStore } from './keys.js';
@@ -31,6 +31,16 @@ export interface Store {
   getRecord<T>(keyId: string, cpetId: string): Promise<T | undefined>;
   /** Removes a record now; false when there was none under that key. */
   deleteRecord(keyId: string, cpetId: string): Promise<boolean>;
+  /**
+   * A web application session under `id` (the server passes a hash of the cookie, never the cookie),
+   * forgotten once now() reaches expiresAtMs, and as a keyv TTL for cleanup. Every instance on the
+   * same store sees it, so sessions survive a balancer sending the next request elsewhere.
+   */
+  putSession(id: string, value: unknown, expiresAtMs: number): Promise<void>;
+  /** The session stored under `id`, or undefined when absent, ended or past its expiry. */
+  getSession<T>(id: string): Promise<T | undefined>;
+  /** Ends a session now; false when there was none. */
+  deleteSession(id: string): Promise<boolean>;
   /**
    * Atomic one-shot claim: true exactly once per id across all instances (Redis SET NX PX;
    * in-process for sqlite, persisted). The TTL runs on the wall clock, not on now().

@@ -31,9 +31,14 @@ const OPERATIONS: Record<string, string> = {
   getHealth: 'GET /health',
   getLlmsTxt: 'GET /llms.txt',
   getLlmsFullTxt: 'GET /llms-full.txt',
-  getDomains: 'GET /v1/cpet/{cpet_id}/domains',
+  createWebSession: 'POST /v1/web/session',
+  endWebSession: 'DELETE /v1/web/session',
+  listWebModels: 'GET /v1/web/models',
+  getWebDomains: 'GET /v1/web/cpet/{cpet_id}/domains',
+  analyzeWeb: 'POST /v1/web/cpet/{cpet_id}/analyze',
 };
-const INTERNAL = ['uploadCpetMultipart', 'postTicketUpload', 'getDomains'];
+const WEB = ['createWebSession', 'endWebSession', 'listWebModels', 'getWebDomains', 'analyzeWeb'];
+const INTERNAL = ['uploadCpetMultipart', 'postTicketUpload', ...WEB];
 const PUBLIC = ['getSample', 'getOpenApi', 'getHealth', 'getLlmsTxt', 'getLlmsFullTxt', 'postTicketUpload'];
 
 function routes(doc: ApiDocument): Map<string, string> {
@@ -64,15 +69,25 @@ describe('openapi document', () => {
     expect(Object.fromEntries(routes(doc))).to.deep.equal(OPERATIONS);
   });
 
-  it('marks exactly the multipart upload, the ticket post and the domains route x-internal', () => {
+  it('marks exactly the multipart upload, the ticket post and the web application routes x-internal', () => {
     const internal = listOperations(doc).filter((e) => e.operation['x-internal'] === true).map((e) => e.operation.operationId);
     expect(internal.sort()).to.deep.equal([...INTERNAL].sort());
   });
 
-  it('asks for the X-API-Key header everywhere except the public routes', () => {
+  it('asks for the X-API-Key header everywhere except the public routes and the web session routes', () => {
     expect(doc.components?.securitySchemes?.ApiKey).to.deep.include({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     const open = listOperations(doc).filter((e) => isPublicOperation(doc, e)).map((e) => e.operation.operationId);
     expect(open.sort()).to.deep.equal([...PUBLIC].sort());
+    const bySession = listOperations(doc).filter((e) => JSON.stringify(e.operation.security ?? doc.security) === '[{"WebSession":[]}]');
+    expect(bySession.map((e) => e.operation.operationId).sort()).to.deep.equal(WEB.filter((id) => id !== 'createWebSession').sort());
+  });
+
+  it('puts every web application route under /v1/web, each session route with the X-CSRF-Token header', () => {
+    expect(doc.components?.securitySchemes?.WebSession).to.deep.include({ type: 'apiKey', in: 'cookie', name: 'cpet_web_session' });
+    for (const entry of listOperations(doc).filter((e) => WEB.includes(e.operation.operationId as string))) {
+      expect(entry.path, entry.operation.operationId).to.match(/^\/v1\/web\//);
+      if (entry.operation.security) expect(entry.parameters.some((p) => p.in === 'header' && p.name === 'X-CSRF-Token' && p.required), entry.operation.operationId).to.equal(true);
+    }
   });
 
   it('lists 401, 403 and 429 on every route that takes a key, and 429 always with Retry-After', () => {
@@ -155,7 +170,7 @@ describe('public document', () => {
     }
     expect(pub.paths).to.not.have.property('/v1/uploads/{ticket}');
     expect(pub.paths['/v1/cpet']).to.equal(undefined);
-    expect(pub.paths).to.not.have.property('/v1/cpet/{cpet_id}/domains');
+    expect(Object.keys(pub.paths).filter((p) => p.startsWith('/v1/web/'))).to.deep.equal([]);
   });
 
   it('keeps every public operation', () => {
@@ -166,6 +181,9 @@ describe('public document', () => {
   it('drops the components only internal routes used and keeps every one still referenced', () => {
     expect(pub.components?.schemas).to.not.have.property('MultipartUploadRequest');
     expect(pub.components?.schemas).to.not.have.property('DomainsResponse');
+    expect(pub.components?.schemas).to.not.have.property('WebSession');
+    expect(pub.components?.securitySchemes).to.not.have.property('WebSession');
+    expect(pub.components?.securitySchemes).to.have.property('ApiKey');
     expect(pub.components?.schemas).to.have.property('UploadSummary');
     for (const ref of allRefs(pub)) {
       const [, kind, name] = ref.split('/').slice(1);

@@ -433,27 +433,27 @@ for (const kind of STORE_KINDS) {
       });
     });
 
-    describe('domain curves (internal route for the web application)', () => {
-      it('answers per-second probabilities for a key with the vt product, in the documented shape', async () => {
-        if (!h.service.deps.plugins.analyses.some((a) => a.name === 'vt')) return;
+    describe('web-only capabilities (spec 1) are not reachable with a key', () => {
+      it('has no domain-curve route under /v1/cpet: 404 NOT_FOUND in the error shape', async () => {
         const id = await upload();
-        const res = await request(app).get(`/v1/cpet/${id}/domains`).set('X-API-Key', key).expect(200);
-        await expectMatchesSpec(res.body, 'getDomains', 200);
-        expect(res.body.t_s.length).to.equal(res.body.heavy.length);
-        const narrow = await h.key({ products: ['substrate'] });
-        const own = await upload(narrow);
-        const refused = await request(app).get(`/v1/cpet/${own}/domains`).set('X-API-Key', narrow).expect(403);
-        expect(refused.body.error).to.equal('PRODUCT_NOT_ENABLED');
+        const res = await request(app).get(`/v1/cpet/${id}/domains`).set('X-API-Key', key).expect(404);
+        expect(res.body).to.have.keys('error', 'message', 'context');
+        expect(res.body.error).to.equal('NOT_FOUND');
       });
 
-      it('answers INFERENCE_FAILED naming the missing channel when the model cannot run on the recording', async () => {
-        if (!h.service.deps.plugins.analyses.some((a) => a.name === 'vt')) return;
-        const rec = generateTest({ seed: 12 }).recording;
-        delete rec.channels.PetCO2;
-        const res = await request(app).post('/v1/cpet/content').set('X-API-Key', key).send({ filename: 'no-petco2.json', content: toCanonicalJson(rec) }).expect(200);
-        const failed = await request(app).get(`/v1/cpet/${res.body.cpet_id}/domains`).set('X-API-Key', key).expect(500);
-        expect(failed.body.error).to.equal('INFERENCE_FAILED');
-        expect(failed.body.context.missing).to.deep.equal(['PetCO2']);
+      it('answers analyze naming the alternative engine with MODEL_NOT_FOUND inside the 200, listing the models the API serves', async () => {
+        const vt = h.service.deps.plugins.analyses.find((a) => a.name === 'vt');
+        const webOnly = (vt?.listModels?.('web') ?? []).filter((m) => !m.surfaces.includes('api'));
+        expect(webOnly, 'an engine served to the web application only').to.not.be.empty;
+        const id = await upload();
+        const res = await request(app).post(`/v1/cpet/${id}/analyze`).set('X-API-Key', key).send({ analyses: ['vt'], model: webOnly[0].name }).expect(200);
+        await expectMatchesSpec(res.body, 'analyzeCpet', 200);
+        const [envelope] = res.body.results;
+        expect(envelope).to.include({ status: 'not_analysable', error: 'MODEL_NOT_FOUND' });
+        expect(envelope.message).to.be.a('string').and.not.be.empty;
+        const available = (envelope.context.available as { name: string }[]).map((m) => m.name);
+        expect(available).to.not.include(webOnly[0].name);
+        expect(available).to.not.be.empty;
       });
     });
 

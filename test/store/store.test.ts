@@ -58,6 +58,35 @@ describeEachBackend('store', (ctx) => {
     });
   });
 
+  describe('web sessions', () => {
+    it('returns a session until the injected clock reaches its expiry', async () => {
+      const store = await ctx.open();
+      await store.putSession('s1', { key_id: 'k' }, START_MS + HOUR_MS);
+      ctx.clock.now_ms = START_MS + HOUR_MS - 1;
+      expect(await store.getSession('s1')).to.deep.equal({ key_id: 'k' });
+      ctx.clock.now_ms = START_MS + HOUR_MS;
+      expect(await store.getSession('s1')).to.equal(undefined);
+    });
+
+    it('ends a session and says whether there was one', async () => {
+      const store = await ctx.open();
+      await store.putSession('s1', { key_id: 'k' }, START_MS + HOUR_MS);
+      expect(await store.deleteSession('s1')).to.equal(true);
+      expect(await store.getSession('s1')).to.equal(undefined);
+      expect(await store.deleteSession('s1')).to.equal(false);
+    });
+
+    it('keeps sessions apart from records of the same name and across a restart', async () => {
+      const first = await ctx.open();
+      await first.putSession('x', { session: true }, START_MS + HOUR_MS);
+      await first.putRecord('x', 'y', { record: true }, START_MS + HOUR_MS);
+      await first.close();
+      const second = await ctx.open();
+      expect(await second.getSession('x')).to.deep.equal({ session: true });
+      expect(await second.getSession('x/y')).to.equal(undefined);
+    });
+  });
+
   describe('consumeOnce', () => {
     it('grants exactly one of 50 concurrent claims on one id', async () => {
       const store = await ctx.open();

@@ -2,7 +2,7 @@
  * analyze and compute: request-level checks (names, products, quota), the work in a worker, then
  * billing exactly as spec section 8 counts it.
  */
-import type { AnalysisName } from '../../analyses/analysis-plugin.js';
+import type { AnalysisName, Surface } from '../../analyses/analysis-plugin.js';
 import { ServiceError } from '../../errors.js';
 import type { components } from '../../generated/api.js';
 import type { ApiKeyRecord } from '../../store/keys.js';
@@ -17,8 +17,12 @@ type ComputeRequest = components['schemas']['ComputeRequest'];
 
 const ANALYSIS_NAMES: readonly string[] = ['vt', 'eov', 'substrate'];
 
-/** POST /v1/cpet/{cpet_id}/analyze. An omitted `analyses` runs every installed analysis the key is licensed for, in the order vt, eov, substrate. */
-export async function analyze(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string, body: AnalyzeRequest): Promise<Reply> {
+/**
+ * POST /v1/cpet/{cpet_id}/analyze, and the web application's analyze (`surface` web: the same checks,
+ * billing and quota, with the models served to the web application). An omitted `analyses` runs every
+ * installed analysis the key is licensed for, in the order vt, eov, substrate.
+ */
+export async function analyze(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string, body: AnalyzeRequest, surface: Surface = 'api'): Promise<Reply> {
   const installed = deps.plugins.analyses.map((a) => a.name as string);
   const asked = (body.analyses as string[] | undefined) ?? ANALYSIS_NAMES.filter((n) => installed.includes(n) && (key.products as string[]).includes(n));
   const unknown = asked.filter((n) => !ANALYSIS_NAMES.includes(n) || !installed.includes(n));
@@ -49,6 +53,7 @@ export async function analyze(deps: ServiceDeps, key: ApiKeyRecord, cpetId: stri
         model_version: body.model_version ?? null,
         medications: body.medications ?? null,
         key: { tier: key.tier, allowed_models: key.allowed_models },
+        surface,
       },
       packages: deps.config.formatPackages,
     });

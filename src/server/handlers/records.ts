@@ -1,6 +1,5 @@
 /**
- * Reading and deleting a stored recording: its summary, downsampled series for plotting, and the
- * threshold model's per-second domain curves (internal, for the web application).
+ * Reading and deleting a stored recording: its summary and downsampled series for plotting.
  */
 import type { components } from '../../generated/api.js';
 import { availableSeries, seriesValues } from '../../recording/derived.js';
@@ -8,7 +7,6 @@ import { resampleUniform } from '../../signal/resample.js';
 import { lttbIndices } from '../../signal/lttb.js';
 import { ServiceError } from '../../errors.js';
 import type { ApiKeyRecord } from '../../store/keys.js';
-import { unwrap } from '../../workers/tasks.js';
 import type { Reply, ServiceDeps } from '../deps.js';
 import { validationError } from '../errors.js';
 import { uploadSummary } from '../summary.js';
@@ -90,34 +88,6 @@ export async function getSeries(
   }
   const response: SeriesResponse = { cpet_id: cpetId, grid, max_points: maxPoints, downsampling: downsampled ? 'lttb' : 'none', series };
   return { json: response };
-}
-
-/** GET /v1/cpet/{cpet_id}/domains (internal): per-second moderate/heavy/severe probabilities. */
-export async function getDomains(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string, query: { model?: string; model_version?: string }): Promise<Reply> {
-  if (!key.products.includes('vt')) throw new ServiceError('PRODUCT_NOT_ENABLED', 'Domain curves come from the threshold model: this key lacks the vt product.', { product: 'vt', products: key.products });
-  const record = await loadRecord(deps, key.id, cpetId);
-  const curves = unwrap(
-    await deps.runner.run({
-      kind: 'domains',
-      recording: record.recording,
-      model: query.model ?? null,
-      model_version: query.model_version ?? null,
-      key: { tier: key.tier, allowed_models: key.allowed_models },
-      packages: deps.config.formatPackages,
-    }),
-    'domains',
-  );
-  return {
-    json: {
-      cpet_id: cpetId,
-      model: curves.model.name,
-      model_version: curves.model.version,
-      t_s: curves.t_s,
-      moderate: curves.moderate,
-      heavy: curves.heavy,
-      severe: curves.severe,
-    },
-  };
 }
 
 function round(x: number, digits: number): number {
