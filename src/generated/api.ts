@@ -361,9 +361,12 @@ export interface paths {
          *     model is chosen as the web application's analyze chooses it. Needs the `vt` product. An
          *     unknown model or version, or a model without per-second curves (a classic engine), gives
          *     `404 MODEL_NOT_FOUND`; a model above the key's tier `403 TIER_INSUFFICIENT`; a model the
-         *     key is restricted from `403 MODEL_NOT_ALLOWED`; a model that cannot run on this recording
-         *     (including missing gas channels, listed in `context.missing`) `500 INFERENCE_FAILED`. Not
-         *     billed (it is not an analysis); counts against the rate limit.
+         *     key is restricted from `403 MODEL_NOT_ALLOWED`. A recording that cannot support the curves is
+         *     answered as `analyze` answers it, inside the 200: `status: not_analysable` with the vt refusal
+         *     (`MISSING_CHANNEL` listing `context.missing`, `INSUFFICIENT_SIGNAL` saying what was needed, or
+         *     `INFERENCE_FAILED` when the model cannot run on it). Seconds the model does not describe (its
+         *     last window's span) are not sent. Not billed (it is not an analysis); counts against the rate
+         *     limit.
          */
         get: operations["getWebDomains"];
         put?: never;
@@ -1206,14 +1209,39 @@ export interface components {
                 surfaces: ("api" | "web")[];
             })[];
         };
-        DomainsResponse: {
+        /** @description The curves, or why this recording cannot give them (`status`). */
+        DomainsResponse: components["schemas"]["DomainsOk"] | components["schemas"]["DomainsNotAnalysable"];
+        DomainsOk: {
             cpet_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "ok";
             model: string;
             model_version: string;
+            /** @description Seconds from the start of the recording, one per second the model describes, up to the VO2 peak. */
             t_s: number[];
             moderate: number[];
             heavy: number[];
             severe: number[];
+        };
+        DomainsNotAnalysable: {
+            cpet_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "not_analysable";
+            model: string;
+            model_version: string;
+            /** @enum {string} */
+            error: "MISSING_CHANNEL" | "INSUFFICIENT_SIGNAL" | "INFERENCE_FAILED";
+            message: string;
+            /** @description What was needed (as the vt envelope's refusal context). */
+            context: {
+                [key: string]: unknown;
+            };
         };
     };
     responses: {
@@ -2167,8 +2195,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "cpet_id": "7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34",
+                     *       "status": "ok",
                      *       "model": "gandalf",
-                     *       "model_version": "v0.1.0",
+                     *       "model_version": "v1.0.0",
                      *       "t_s": [
                      *         0,
                      *         1,

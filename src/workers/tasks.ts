@@ -19,13 +19,10 @@ export type Task =
   | { kind: 'compute'; recording: Recording; names: string[]; packages: string[] }
   | { kind: 'domains'; recording: Recording; model: string | null; model_version: string | null; key: KeyScope; packages: string[] };
 
-export interface DomainCurves {
-  t_s: number[];
-  moderate: number[];
-  heavy: number[];
-  severe: number[];
-  model: { name: string; version: string };
-}
+/** The web application's per-second curves, or why the recording cannot give them (analyses/vt/domains.ts). */
+export type DomainCurves =
+  | { status: 'ok'; t_s: number[]; moderate: number[]; heavy: number[]; severe: number[]; model: { name: string; version: string } }
+  | { status: 'not_analysable'; error: string; message: string; context: Record<string, unknown>; model: { name: string; version: string } };
 
 export type TaskResult =
   | { ok: true; kind: 'parse'; value: ReadResult }

@@ -234,14 +234,15 @@ for (const kind of STORE_KINDS) {
         expect(refused.body.error).to.equal('PRODUCT_NOT_ENABLED');
       });
 
-      it('answers INFERENCE_FAILED naming the missing channel when the model cannot run on the recording', async () => {
+      it('answers a recording the model cannot read as analyze does, inside the 200: MISSING_CHANNEL naming it', async () => {
         const rec = generateTest({ seed: 12 }).recording;
         delete rec.channels.PetCO2;
         const id = await upload(key, { filename: 'no-petco2.json', content: toCanonicalJson(rec) });
         const s = await startSession();
-        const failed = await request(app).get(`/v1/web/cpet/${id}/domains`).set('Cookie', s.cookie).set('X-CSRF-Token', s.csrf).expect(500);
-        expect(failed.body.error).to.equal('INFERENCE_FAILED');
-        expect(failed.body.context.missing).to.deep.equal(['PetCO2']);
+        const res = await request(app).get(`/v1/web/cpet/${id}/domains`).set('Cookie', s.cookie).set('X-CSRF-Token', s.csrf).expect(200);
+        await expectMatchesSpec(res.body, 'getWebDomains', 200);
+        expect(res.body).to.deep.include({ status: 'not_analysable', error: 'MISSING_CHANNEL' });
+        expect(res.body.context.missing).to.deep.equal(['PetCO2']);
       });
 
       it('runs the alternative engine for the session and bills the key behind it', async () => {

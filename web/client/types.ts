@@ -26,5 +26,6 @@ export type Capabilities = Schemas['Capabilities'];
 export type WebSession = Schemas['WebSession'];
 export type WebModel = Schemas['WebModels']['models'][number];
 export type DomainsResponse = Schemas['DomainsResponse'];
+export type DomainsOk = Schemas['DomainsOk'];
 export type ContentUploadRequest = Schemas['ContentUploadRequest'];
 export type SeriesQuery = NonNullable<paths['/v1/cpet/{cpet_id}/series']['get']['parameters']['query']>;

@@ -63,7 +63,7 @@ export function overlayState(results: Results): OverlayState {
       ...results.alternatives.flatMap((a) => marks(vtFindings(a.run), [THRESHOLD.altVT1, THRESHOLD.altVT2], true, ` ${a.model.name}`)),
     ],
     landmarks: landmarkMarks(results),
-    domains: results.domains.ok ? results.domains.value : null,
+    domains: results.domains.ok && results.domains.value.status === 'ok' ? results.domains.value : null,
     reading: null,
     shades: [],
   };

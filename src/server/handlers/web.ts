@@ -16,6 +16,7 @@ import { loadRecord } from './ingest.js';
 type WebSession = components['schemas']['WebSession'];
 type WebModels = components['schemas']['WebModels'];
 type DomainsResponse = components['schemas']['DomainsResponse'];
+type DomainsRefusal = components['schemas']['DomainsNotAnalysable']['error'];
 
 function secure(deps: ServiceDeps, req: Request): boolean {
   return req.secure || (deps.config.publicBaseUrl?.startsWith('https:') ?? false);
@@ -64,14 +65,9 @@ export async function getWebDomains(deps: ServiceDeps, key: ApiKeyRecord, cpetId
     }),
     'domains',
   );
-  const body: DomainsResponse = {
-    cpet_id: cpetId,
-    model: curves.model.name,
-    model_version: curves.model.version,
-    t_s: curves.t_s,
-    moderate: curves.moderate,
-    heavy: curves.heavy,
-    severe: curves.severe,
-  };
+  const body: DomainsResponse =
+    curves.status === 'ok'
+      ? { cpet_id: cpetId, status: 'ok', model: curves.model.name, model_version: curves.model.version, t_s: curves.t_s, moderate: curves.moderate, heavy: curves.heavy, severe: curves.severe }
+      : { cpet_id: cpetId, status: 'not_analysable', model: curves.model.name, model_version: curves.model.version, error: curves.error as DomainsRefusal, message: curves.message, context: curves.context };
   return { json: body };
 }

@@ -20,6 +20,7 @@ async function failure(p: Promise<unknown>): Promise<ServiceError> {
 describe('vt domain probabilities (internal web route)', () => {
   it('gives one probability triple per second up to the VO2 peak, each summing to one', async () => {
     const d = await domainProbabilities(sample.recording, { key: research });
+    if (d.status !== 'ok') throw new Error(`expected curves, got ${d.error}`);
     expect(d.model.name).to.equal('gandalf');
     expect(d.t_s.length).to.equal(d.moderate.length);
     expect(d.t_s[1] - d.t_s[0]).to.equal(1);
@@ -40,9 +41,9 @@ describe('vt domain probabilities (internal web route)', () => {
     expect((await failure(domainProbabilities(sample.recording, { model: 'gandalf', key: restricted }))).code).to.equal('MODEL_NOT_ALLOWED');
   });
 
-  it('refuses a recording without PetCO2 with INFERENCE_FAILED naming the missing channel', async () => {
-    const err = await failure(domainProbabilities(withoutChannel(sample.recording, 'PetCO2'), { key: research }));
-    expect(err.code).to.equal('INFERENCE_FAILED');
-    expect(err.context).to.deep.include({ refusal: 'MISSING_CHANNEL', missing: ['PetCO2'] });
+  it('answers a recording without PetCO2 as analyze does: not_analysable with MISSING_CHANNEL naming it', async () => {
+    const d = await domainProbabilities(withoutChannel(sample.recording, 'PetCO2'), { key: research });
+    expect(d).to.deep.include({ status: 'not_analysable', error: 'MISSING_CHANNEL' });
+    if (d.status === 'not_analysable') expect(d.context).to.deep.include({ missing: ['PetCO2'] });
   });
 });

@@ -5,7 +5,7 @@
  * and under the time axis the per-second domain band.
  */
 import uPlot from 'uplot';
-import type { DomainsResponse } from '../../client/index.js';
+import type { DomainsOk } from '../../client/index.js';
 import { DOMAIN, EOV_SHADE, LANDMARK, READING } from './colors.js';
 
 export interface ThresholdMark {
@@ -33,7 +33,7 @@ export interface Shade {
 export interface OverlayState {
   thresholds: ThresholdMark[];
   landmarks: LandmarkMark[];
-  domains: DomainsResponse | null;
+  domains: DomainsOk | null;
   /** Time of the reading line, or null before the user places it. */
   reading: number | null;
   shades: Shade[];
@@ -58,7 +58,7 @@ function verticalLine(ctx: CanvasRenderingContext2D, x: number, top: number, hei
   for (let y = top; y < top + height; y += on + off) ctx.fillRect(left, y, width, Math.min(on, top + height - y));
 }
 
-function drawBand(u: uPlot, domains: DomainsResponse, px: number): void {
+function drawBand(u: uPlot, domains: DomainsOk, px: number): void {
   const { ctx } = u;
   const { left, top, width, height } = u.bbox;
   const y0 = top + height + (AXIS_PX + BAND_GAP_PX) * px;

@@ -35,6 +35,9 @@ function legend(results: Results, state: OverlayState): HTMLElement {
   if (!results.domains.ok) {
     const e = results.domains.error;
     items.push(h('li', {}, 'No domain band: ', e instanceof CpetApiError ? `${e.code}: ${e.message}` : String(e)));
+  } else if (results.domains.value.status === 'not_analysable') {
+    const d = results.domains.value;
+    items.push(h('li', {}, 'No domain band: ', `${d.error}: ${d.message}`));
   }
   if (state.domains) {
     items.push(

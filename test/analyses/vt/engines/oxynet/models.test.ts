@@ -51,6 +51,7 @@ describe('models built on the Oxynet weights', () => {
     const sample = generateSampleTest(false);
     const { domainProbabilities } = await import('../../../../../analyses/vt/domains.js');
     const d = await domainProbabilities(sample.recording, { model: 'gandalf', model_version: 'v1.0.0', key: research });
+    if (d.status !== 'ok') throw new Error(`expected curves, got ${d.error}`);
     expect(d.model).to.deep.equal({ name: 'gandalf', version: 'v1.0.0' });
     for (let i = 0; i < d.t_s.length; i++) expect(d.moderate[i] + d.heavy[i] + d.severe[i]).to.be.closeTo(1, 1e-3);
     expect(d.moderate[0]).to.be.above(0.9);
