@@ -124,7 +124,7 @@ export const DICTIONARY: readonly DictionaryEntry[] = [
   },
   { quantity: 'SpO2', names: ['spo2', 'sp o2'] },
   { quantity: 'phase', names: ['phase', 'fase', 'phase name', 'stage name'] },
-  { quantity: 'not_read', note: 'wall-clock time, not the time axis', names: ['time (clock)', 'clock', 'clock time', 'uhrzeit', 'time of day', 'ora', 'heure', 'hora', 'klokkeslett', 'klockslag'] },
+  { quantity: 'not_read', note: 'wall-clock time, not the time axis', names: ['time (clock)', 'time clock', 'clock', 'clock time', 'uhrzeit', 'time of day', 'ora', 'heure', 'hora', 'klokkeslett', 'klockslag'] },
   { quantity: 'not_read', note: 'a second clock (from exercise or phase start), not the time axis', names: ['ex time', 'extime', 'exercise time', 't rel', 'phase time', 'phasenzeit', 'stage time', 'belastungszeit', 't-1000'] },
   { quantity: 'not_read', note: 'event markers', names: ['marker', 'mark', 'event', 'events', 'marcatore', 'markierung', 'mark speed', 'mark dist', 'mark geschwindigkeit', 'mark geschw'] },
   {

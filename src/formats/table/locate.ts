@@ -29,19 +29,27 @@ export interface LocateOptions {
   from_time_column?: boolean;
   vendor?: VendorNames;
   max_rows?: number;
+  /** Which sets of recognised quantities make a header; by default a time column and two of VO2, VCO2, VE. */
+  accept?: (quantities: ReadonlySet<ReadQuantity>) => boolean;
+}
+
+/** A vendor table's header: a time column and at least two of VO2, VCO2, VE. */
+export function timeAndTwoGases(quantities: ReadonlySet<ReadQuantity>): boolean {
+  return quantities.has('time') && GAS.filter((g) => quantities.has(g)).length >= 2;
 }
 
 /**
- * The best header row within the first rows: one with a time column and at least two of VO2, VCO2,
- * VE, scored by how many channels it names (the earliest of equals wins). Null when no row has them.
+ * The best header row within the first rows: one the `accept` rule takes, scored by how many
+ * quantities it names (the earliest of equals wins). Null when no row qualifies.
  */
 export function locateTable(rows: readonly (readonly unknown[])[], options: LocateOptions = {}): TableHeader | null {
   let best: { row: number; score: number; recognised: Map<number, ReadQuantity> } | null = null;
   const limit = Math.min(rows.length, options.max_rows ?? HEADER_SEARCH_ROWS);
+  const accept = options.accept ?? timeAndTwoGases;
   for (let r = 0; r < limit; r++) {
     const recognised = recogniseRow(rows[r], options.vendor);
     const quantities = new Set(recognised.values());
-    if (!quantities.has('time') || GAS.filter((g) => quantities.has(g)).length < 2) continue;
+    if (!accept(quantities)) continue;
     if (!best || quantities.size > best.score) best = { row: r, score: quantities.size, recognised };
   }
   if (!best) return null;

@@ -12,11 +12,10 @@ import { unitMeaning } from './unit-words.js';
 
 const SECONDS_PER_DAY = 86_400;
 /**
- * An m:ss typed into Excel is stored as h:mm: a test of minutes becomes one of hours. Such a column
- * steps more than 90 s between rows and spans more than 3 h; no breath-by-breath or averaged CPET
- * export does either, so both together mean the day fraction holds minutes and seconds.
+ * An m:ss typed into Excel is stored as h:mm: a test of minutes becomes one of hours, and every
+ * step between rows a whole number of minutes (the typed seconds). A CPET recording spans well
+ * under 3 h, so a span beyond that with whole-minute steps means the day fraction holds m:ss.
  */
-const H_MM_MIN_STEP_S = 90;
 const H_MM_MIN_SPAN_S = 3 * 3600;
 /** Rows closer than half a second are minutes, not seconds: no one breathes twice a second for a whole test. */
 const MINUTES_MAX_STEP = 0.5;
@@ -106,10 +105,10 @@ function scaleToSeconds(values: (number | null)[], input: TimeColumnInput, flags
   // Every value inside one day either way: an Excel time (a fraction of a day), whatever the unit cell says.
   if (lo > -1 && hi < 1 && hi > lo && stated?.factor !== 60 && stated?.factor !== 3600) {
     const seconds = values.map((v) => (v === null ? null : excelDayFractionToSeconds(v)));
-    if (medianStep(seconds) > H_MM_MIN_STEP_S && (hi - lo) * SECONDS_PER_DAY > H_MM_MIN_SPAN_S) {
+    if ((hi - lo) * SECONDS_PER_DAY > H_MM_MIN_SPAN_S && wholeMinuteSteps(seconds)) {
       flags.push({
         code: 'time_h_mm_read_as_m_ss',
-        detail: `${input.header} holds Excel times whose rows are minutes apart over more than 3 hours: an m:ss typed into Excel and stored as h:mm; read as minutes and seconds`,
+        detail: `${input.header} holds Excel times spanning more than 3 hours in whole-minute steps: an m:ss typed into Excel and stored as h:mm; read as minutes and seconds`,
       });
       return values.map((v) => (v === null ? null : Math.round(v * 1440 * 1000) / 1000));
     }
@@ -126,6 +125,17 @@ function scaleToSeconds(values: (number | null)[], input: TimeColumnInput, flags
   }
   flags.push({ code: 'time_unit_assumed', detail: `${input.header} has no unit; plain numbers were read as seconds` });
   return values;
+}
+
+/** Whether every step between consecutive readable times (in s) is a whole number of minutes. */
+function wholeMinuteSteps(seconds: readonly (number | null)[]): boolean {
+  let prev: number | null = null;
+  for (const t of seconds) {
+    if (t === null) continue;
+    if (prev !== null && (t - prev) % 60 !== 0) return false;
+    prev = t;
+  }
+  return true;
 }
 
 /** Median of the positive steps between consecutive readable values (0 when there are none). */
