@@ -44,8 +44,23 @@ const COUNTER_SUFFIX = /[._]\d+$/;
 /** A trailing group in brackets: `V'E (BTPS)`, `VO2 [mL/min]`. */
 const BRACKETED = /^(.*?)\s*[([]([^)\]]*)[)\]]\s*$/;
 
+/** Headers read without vendor names, by their text: detectors and parsers read the same header rows again and again. */
+const MEMO = new Map<string, HeaderName>();
+const MEMO_LIMIT = 10_000;
+
 /** Reads a header cell; `vendor` names are tried before the dictionary's. */
 export function readHeaderName(cell: unknown, vendor: VendorNames = NO_VENDOR_NAMES): HeaderName {
+  if (vendor !== NO_VENDOR_NAMES || typeof cell !== 'string') return resolveHeader(cell, vendor);
+  let name = MEMO.get(cell);
+  if (!name) {
+    if (MEMO.size >= MEMO_LIMIT) MEMO.clear();
+    name = resolveHeader(cell, vendor);
+    MEMO.set(cell, name);
+  }
+  return { ...name };
+}
+
+function resolveHeader(cell: unknown, vendor: VendorNames): HeaderName {
   const header = cell === null || cell === undefined ? '' : String(cell).trim();
   const out: HeaderName = { header, quantity: null, rank: 0, weak: false, unit: null, qualifier: null, renamed_duplicate: false, absolute: false };
   if (header === '') return out;

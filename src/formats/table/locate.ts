@@ -71,11 +71,20 @@ export function recogniseRow(row: readonly unknown[] | undefined, vendor?: Vendo
   if (!row) return out;
   for (let c = 0; c < row.length; c++) {
     const cell = row[c];
-    if (typeof cell !== 'string' || cell.length > 60) continue;
+    if (typeof cell !== 'string' || cell.length > 60 || startsLikeNumber(cell)) continue;
     const name = readHeaderName(cell, vendor);
     if (name.quantity && name.quantity !== 'not_read' && !name.weak) out.set(c, name.quantity);
   }
   return out;
+}
+
+/** A cell whose first character is a digit, or a sign or point before one, is data, not a name. */
+function startsLikeNumber(cell: string): boolean {
+  let i = 0;
+  while (cell.charCodeAt(i) === 32) i++;
+  let c = cell.charCodeAt(i);
+  if (c === 45 || c === 43 || c === 46) c = cell.charCodeAt(i + 1);
+  return c >= 48 && c <= 57;
 }
 
 function firstFilled(row: readonly unknown[]): number {

@@ -267,10 +267,10 @@ function dataRows(source: TableSource, layout: TableLayout, lastColumn: number, 
 
 /** Columns naming `quantity`, best name first, leftmost among equals. */
 function candidates(names: ReadonlyMap<number, HeaderName>, quantity: Quantity): number[] {
-  return [...names]
-    .filter(([, n]) => n.quantity === quantity)
-    .sort(([a, x], [b, y]) => x.rank - y.rank || a - b)
-    .map(([c]) => c);
+  const out: number[] = [];
+  for (const [c, n] of names) if (n.quantity === quantity) out.push(c);
+  if (out.length > 1) out.sort((a, b) => (names.get(a) as HeaderName).rank - (names.get(b) as HeaderName).rank || a - b);
+  return out;
 }
 
 /** Candidates for a channel; for VE the BTPS one first (canonical VE is BTPS) and an STPD one last. */
@@ -366,6 +366,11 @@ function fromFraction(
 function noteFor(name: HeaderName, columns: ReadonlyMap<number, TableColumn>): string {
   if (name.quantity === null) return 'not in the column dictionary';
   if (name.quantity === 'not_read') return name.note ?? 'known, not read';
+  const pressure = name.quantity === 'FetO2' ? 'PetO2' : name.quantity === 'FetCO2' ? 'PetCO2' : null;
+  if (pressure) {
+    const read = [...columns.values()].find((c) => c.reads === pressure);
+    return `an end-tidal fraction; ${pressure} is read from ${read?.header ?? 'another column'}`;
+  }
   const taken = [...columns.values()].find((c) => c.reads === name.quantity);
   if (taken) return `${name.quantity} is read from ${taken.header}`;
   return `${name.quantity} not read`;

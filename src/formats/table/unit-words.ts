@@ -83,8 +83,19 @@ const MEANINGS: ReadonlyMap<string, UnitMeaning> = new Map<string, UnitMeaning>(
   ),
 ]);
 
+/** Unit cells already read, by their text: a table repeats the same few units. */
+const MEMO = new Map<string, UnitMeaning | null>();
+const MEMO_LIMIT = 10_000;
+
 /** What a unit cell means, or null when it is empty or not a unit this vocabulary knows. */
 export function unitMeaning(text: unknown): UnitMeaning | null {
-  const key = unitKey(text);
-  return key === '' ? null : (MEANINGS.get(key) ?? null);
+  if (typeof text !== 'string') return text === null || text === undefined ? null : (MEANINGS.get(unitKey(text)) ?? null);
+  let meaning = MEMO.get(text);
+  if (meaning === undefined) {
+    const key = unitKey(text);
+    meaning = key === '' ? null : (MEANINGS.get(key) ?? null);
+    if (MEMO.size >= MEMO_LIMIT) MEMO.clear();
+    MEMO.set(text, meaning);
+  }
+  return meaning;
 }
