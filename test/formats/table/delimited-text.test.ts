@@ -93,6 +93,11 @@ describe('src/formats/table/delimited-text.ts', () => {
     expect(all?.ends_with_line_break).to.equal(true);
   });
 
+  it('reads a UTF-8 file with a byte-order mark with its first header cell clean', () => {
+    const file = new FileView('bom.csv', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('time;VO2;VCO2\n0:10;300;250\n')]));
+    expect(textTable(file)?.rows[0]).to.deep.equal(['time', 'VO2', 'VCO2']);
+  });
+
   it('does not split XML or JSON heads for detectors', () => {
     expect(textHead(new FileView('x.json', Buffer.from('[{"t": 0, "VO2": 300}]')))).to.equal(null);
     expect(textHead(new FileView('x.xml', Buffer.from('<?xml version="1.0"?>\n<Workbook/>')))).to.equal(null);

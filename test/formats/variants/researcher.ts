@@ -1,6 +1,6 @@
 /**
  * Tables a lab keeps after one pass through R or a spreadsheet, generated from the real MGC
- * Breeze-style export: lower-case or snake_case names, readr's renamed duplicates (`VO2...6`),
+ * Breeze-style export: lower-case or snake_case names, readr's renamed duplicates (`VO2...4`),
  * times as m:ss, hh:mm:ss, decimal minutes or from exercise start (negative in rest), a European
  * re-save, workbooks with Excel times or with m:ss typed in and stored as h:mm. No vendor format
  * claims them; the generic table reads them.
@@ -48,14 +48,11 @@ const variant = (name: string, filename: string, bytes: () => Buffer, extra: Par
 
 export const RESEARCHER_VARIANTS: readonly Variant[] = [
   variant('lower-snake-case-csv', 'aaron_clean.csv', () => textOf(table(SNAKE, (_s, r) => r[0].trim())), { scaled: SPEED_UNSTATED }),
+  // readr names the repeated VO2 by position (`VO2...4`, `VO2...5` once the clock columns are dropped).
   variant(
     'readr-renamed-duplicates-csv',
     'aaron_readr.csv',
-    () => {
-      const [header, ...rows] = real();
-      const names = header.map((n, i) => (n === 'VO2' ? `VO2...${i + 1}` : n));
-      return textOf([names, ...rows.map((r) => r.map((c, i) => (i === 0 ? hhmmss(parseClock(c) as number) : c.trim())))]);
-    },
+    () => textOf(table(['time', 'speed', 'grade', 'VO2...4', 'VO2...5', 'vco2', 'rer', 'rr', 'vt.btps', 've.btps', 'peto2', 'petco2', 'hr'], (s) => hhmmss(s))),
     { scaled: SPEED_UNSTATED },
   ),
   variant(
