@@ -10,7 +10,7 @@ import type { TableSource } from '../../src/formats/table/read-table.js';
 import { sheetSource, textSource } from '../../src/formats/table/sources.js';
 
 /** A time column and VO2 with VCO2, or VE: the least a CPET table must name to be read. */
-export function enoughToRead(q: ReadonlySet<ReadQuantity>): boolean {
+function enoughToRead(q: ReadonlySet<ReadQuantity>): boolean {
   return q.has('time') && ((q.has('VO2') && q.has('VCO2')) || q.has('VE'));
 }
 

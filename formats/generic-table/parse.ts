@@ -5,8 +5,9 @@
  */
 import { parserError } from '../../src/errors.js';
 import type { FileView } from '../../src/formats/file-view.js';
+import { bodyMassFromPerKg } from '../../src/formats/table/body-mass.js';
 import { readTable, type TableColumn } from '../../src/formats/table/read-table.js';
-import { buildRecording, median } from '../../src/recording/build.js';
+import { buildRecording } from '../../src/recording/build.js';
 import type { ParserFlag, Recording } from '../../src/recording/recording.js';
 import { findTable } from './find-table.js';
 
@@ -32,16 +33,9 @@ export function parse(file: FileView): Recording {
     ...table.flags,
   ];
 
-  let body_mass_kg: number | null = null;
-  const perKg = table.vo2_per_kg;
-  const vo2 = table.channels.VO2?.values;
-  if (perKg && vo2) {
-    const ratios = vo2.map((v, i) => (v !== null && perKg[i] ? v / (perKg[i] as number) : null)).filter((x): x is number => x !== null && Number.isFinite(x));
-    if (ratios.length > 0) {
-      body_mass_kg = Math.round(median(ratios) * 10) / 10;
-      flags.push({ code: 'body_mass_derived', detail: `body mass ${body_mass_kg} kg is the median ratio of absolute to per-kg VO2 over ${ratios.length} rows; the table does not state it` });
-    }
-  }
+  const mass = table.vo2_per_kg && table.channels.VO2 ? bodyMassFromPerKg(table.channels.VO2.values, table.vo2_per_kg, 'median') : null;
+  const body_mass_kg = mass?.body_mass_kg ?? null;
+  if (mass) flags.push({ code: 'body_mass_derived', detail: `body mass ${mass.body_mass_kg} kg is the median ratio of absolute to per-kg VO2 over ${mass.rows} rows; the table does not state it` });
 
   return buildRecording({
     format: FORMAT_ID,

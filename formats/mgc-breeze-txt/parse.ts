@@ -1,11 +1,12 @@
 import { parserError } from '../../src/errors.js';
 import type { FileView } from '../../src/formats/file-view.js';
-import { nameKey } from '../../src/formats/table/dictionary.js';
+import { bodyMassFromPerKg } from '../../src/formats/table/body-mass.js';
 import { textTable } from '../../src/formats/table/delimited-text.js';
+import { nameKey } from '../../src/formats/table/dictionary.js';
 import { locateTable } from '../../src/formats/table/locate.js';
 import { readTable } from '../../src/formats/table/read-table.js';
 import { textSource } from '../../src/formats/table/sources.js';
-import { buildRecording, median } from '../../src/recording/build.js';
+import { buildRecording } from '../../src/recording/build.js';
 import type { ParserFlag, PhaseName, Recording } from '../../src/recording/recording.js';
 
 const FORMAT_ID = 'mgc-breeze-txt';
@@ -36,16 +37,9 @@ export function parse(file: FileView): Recording {
   if (!table.channels.Load && !absent.Load) absent.Load = 'treadmill export: no work-rate column';
 
   // Body mass: the median ratio of absolute to per-kg VO2 (the export does not state it).
-  let body_mass_kg: number | null = null;
-  const perKg = table.vo2_per_kg;
-  const vo2 = table.channels.VO2?.values;
-  if (perKg && vo2) {
-    const ratios = vo2.map((v, i) => (v !== null && perKg[i] ? v / (perKg[i] as number) : null)).filter((x): x is number => x !== null && Number.isFinite(x));
-    if (ratios.length > 0) {
-      body_mass_kg = Math.round(median(ratios) * 10) / 10;
-      flags.push({ code: 'body_mass_derived', detail: `body mass ${body_mass_kg} kg is the median ratio of the two VO2 columns over ${ratios.length} rows; the export does not state it` });
-    }
-  }
+  const mass = table.vo2_per_kg && table.channels.VO2 ? bodyMassFromPerKg(table.channels.VO2.values, table.vo2_per_kg, 'median') : null;
+  const body_mass_kg = mass?.body_mass_kg ?? null;
+  if (mass) flags.push({ code: 'body_mass_derived', detail: `body mass ${mass.body_mass_kg} kg is the median ratio of the two VO2 columns over ${mass.rows} rows; the export does not state it` });
 
   // `Ex Time` is blank before the exercise starts (rest) and, if ever, after it (recovery).
   const exAt = table.column((n) => nameKey(n.header) === 'ex time');

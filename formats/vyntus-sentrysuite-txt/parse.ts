@@ -1,5 +1,6 @@
 import { parserError } from '../../src/errors.js';
 import type { FileView } from '../../src/formats/file-view.js';
+import { bodyMassFromPerKg } from '../../src/formats/table/body-mass.js';
 import { textTable } from '../../src/formats/table/delimited-text.js';
 import { locateTable } from '../../src/formats/table/locate.js';
 import { readTable } from '../../src/formats/table/read-table.js';
@@ -29,16 +30,9 @@ export function parse(file: FileView): Recording {
   if (!table.channels.PetCO2 && !absent.PetCO2) absent.PetCO2 = 'no PETCO2 column in this export';
 
   // Body mass is not in the export; V'O2 / V'O2/kg gives it (spiro derives 68.1 the same way).
-  let body_mass_kg: number | null = null;
-  const perKg = table.vo2_per_kg;
-  const vo2 = table.channels.VO2?.values;
-  if (perKg && vo2) {
-    const ratios = vo2.map((v, i) => (v !== null && perKg[i] ? v / (perKg[i] as number) : null)).filter((x): x is number => x !== null && Number.isFinite(x));
-    if (ratios.length > 0) {
-      body_mass_kg = Math.round((ratios.reduce((a, b) => a + b, 0) / ratios.length) * 10) / 10;
-      flags.push({ code: 'body_mass_derived', detail: `body mass ${body_mass_kg} kg is the mean of V'O2 / V'O2/kg over ${ratios.length} rows; the export does not state it` });
-    }
-  }
+  const mass = table.vo2_per_kg && table.channels.VO2 ? bodyMassFromPerKg(table.channels.VO2.values, table.vo2_per_kg, 'mean') : null;
+  const body_mass_kg = mass?.body_mass_kg ?? null;
+  if (mass) flags.push({ code: 'body_mass_derived', detail: `body mass ${mass.body_mass_kg} kg is the mean of V'O2 / V'O2/kg over ${mass.rows} rows; the export does not state it` });
 
   return buildRecording({
     format: FORMAT_ID,

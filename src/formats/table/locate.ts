@@ -34,7 +34,7 @@ export interface LocateOptions {
 }
 
 /** A vendor table's header: a time column and at least two of VO2, VCO2, VE. */
-export function timeAndTwoGases(quantities: ReadonlySet<ReadQuantity>): boolean {
+function timeAndTwoGases(quantities: ReadonlySet<ReadQuantity>): boolean {
   return quantities.has('time') && GAS.filter((g) => quantities.has(g)).length >= 2;
 }
 

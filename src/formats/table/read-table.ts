@@ -67,7 +67,7 @@ export interface TableRead {
   /** The data rows, as cells, for vendor columns the layer does not read. */
   data: readonly (readonly unknown[])[];
   flags: ParserFlag[];
-  /** Index of the first column whose header resolves to `quantity` or whose key is one of `keys`. */
+  /** Index of the first column whose header passes `test` (for vendor columns the layer does not read), or -1. */
   column(test: (name: HeaderName) => boolean): number;
 }
 

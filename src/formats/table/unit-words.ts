@@ -6,9 +6,9 @@
 import { MMHG_PER_KPA } from '../../recording/units.js';
 
 /** 1 mile per hour in km/h (international mile, 1959). */
-export const KMH_PER_MPH = 1.609344;
+const KMH_PER_MPH = 1.609344;
 /** 1 m/s in km/h. */
-export const KMH_PER_MS = 3.6;
+const KMH_PER_MS = 3.6;
 
 /** What a unit measures. `per_kg_flow` is VO2 per body mass; `clock` is a time written as h:mm:ss. */
 export type UnitKind =
