@@ -8,7 +8,7 @@
  */
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parserError } from '../../errors.js';
-import type { FileView } from '../file-view.js';
+import { READ_LIMITS, type FileView } from '../file-view.js';
 
 export type Delimiter = '\t' | ';' | ',';
 
@@ -179,15 +179,23 @@ export function textTable(file: FileView, delimiter?: Delimiter): TextTable | nu
  */
 export function textHead(file: FileView, maxLines = HEAD_LINES): TextTable | null {
   const head = cached<Head>(file, 'head', () => {
-    if (file.container !== 'text' || MARKUP_OR_JSON.test(file.text()?.slice(0, 64) ?? '')) return null;
+    const text = file.container === 'text' ? file.text() : null;
+    if (text === null || MARKUP_OR_JSON.test(text.slice(0, 64))) return null;
+    // The first lines of the bounded head, as FileView.lines() would give them.
+    const slice = text.slice(0, READ_LIMITS.head_bytes);
+    const pieces = slice.split(/\r\n|\n|\r/);
+    const coversText = slice.length === text.length;
+    if (coversText && pieces[pieces.length - 1] === '') pieces.pop();
+    const lines = pieces.slice(0, HEAD_LINES);
+    // A line the 64 KB bound cut is not whole; nor is a head with a shortened line or an open quote.
+    const uncut = coversText || pieces.length > HEAD_LINES ? lines.length : lines.length - 1;
+    const delimiter = sniffDelimiter(lines);
     try {
-      const lines = file.lines().slice(0, HEAD_LINES);
-      const delimiter = sniffDelimiter(lines);
       const split = splitLines(
         lines.map((l) => l.slice(0, HEAD_LINE_CHARS)),
         delimiter,
       );
-      const whole = split.closed && lines.every((l) => l.length <= HEAD_LINE_CHARS);
+      const whole = split.closed && lines.every((l) => l.length <= HEAD_LINE_CHARS) && uncut === lines.length;
       return { delimiter, rows: split.rows, lines: split.lines, ends_with_line_break: true, whole_lines: whole ? lines.length : 0 };
     } catch {
       return null;

@@ -307,12 +307,12 @@ function splitVo2(
 ): { absolute: number; per_kg: number; note?: string } {
   let perKg = pick(names, 'VO2/kg');
   const vo2 = candidates(names, 'VO2').filter((c) => {
-    if (unitMeaning(unitRow(c) ?? names.get(c)?.unit)?.kind !== 'per_kg_flow') return true;
+    if (unitMeaning(unitRow(c) || names.get(c)?.unit)?.kind !== 'per_kg_flow') return true;
     if (perKg < 0) perKg = c;
     return false;
   });
   if (vo2.length <= 1) return { absolute: vo2[0] ?? -1, per_kg: perKg };
-  const stated = vo2.filter((c) => unitMeaning(unitRow(c) ?? names.get(c)?.unit)?.kind === 'gas_flow');
+  const stated = vo2.filter((c) => unitMeaning(unitRow(c) || names.get(c)?.unit)?.kind === 'gas_flow');
   const named = vo2.filter((c) => names.get(c)?.absolute);
   if (stated.length === 1 || named.length === 1) {
     const absolute = stated.length === 1 ? stated[0] : named[0];
