@@ -45,19 +45,19 @@ const COUNTER_SUFFIX = /[._]\d+$/;
 const BRACKETED = /^(.*?)\s*[([]([^)\]]*)[)\]]\s*$/;
 
 /** Headers read without vendor names, by their text: detectors and parsers read the same header rows again and again. */
-const MEMO = new Map<string, HeaderName>();
+const MEMO = new Map<string, Readonly<HeaderName>>();
 const MEMO_LIMIT = 10_000;
 
-/** Reads a header cell; `vendor` names are tried before the dictionary's. */
-export function readHeaderName(cell: unknown, vendor: VendorNames = NO_VENDOR_NAMES): HeaderName {
+/** Reads a header cell; `vendor` names are tried before the dictionary's. The result is shared: never change it. */
+export function readHeaderName(cell: unknown, vendor: VendorNames = NO_VENDOR_NAMES): Readonly<HeaderName> {
   if (vendor !== NO_VENDOR_NAMES || typeof cell !== 'string') return resolveHeader(cell, vendor);
   let name = MEMO.get(cell);
   if (!name) {
     if (MEMO.size >= MEMO_LIMIT) MEMO.clear();
-    name = resolveHeader(cell, vendor);
+    name = Object.freeze(resolveHeader(cell, vendor));
     MEMO.set(cell, name);
   }
-  return { ...name };
+  return name;
 }
 
 function resolveHeader(cell: unknown, vendor: VendorNames): HeaderName {

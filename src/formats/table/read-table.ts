@@ -86,11 +86,8 @@ export function readTable(source: TableSource, layout: TableLayout, options: Tab
   const names = new Map<number, HeaderName>();
   for (let c = layout.first_column; c <= lastColumn; c++) {
     const name = readHeaderName(headerCells[c], options.names);
-    if (!name.qualifier && layout.qualifiers) {
-      const q = String(layout.qualifiers[c] ?? '').trim().toLowerCase();
-      if (q === 'btps' || q === 'stpd' || q === 'atps') name.qualifier = q;
-    }
-    names.set(c, name);
+    const q = name.qualifier || !layout.qualifiers ? null : String(layout.qualifiers[c] ?? '').trim().toLowerCase();
+    names.set(c, q === 'btps' || q === 'stpd' || q === 'atps' ? { ...name, qualifier: q } : name);
   }
 
   const { data, rowIndex } = dataRows(source, layout, lastColumn, flags);
