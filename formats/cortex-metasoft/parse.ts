@@ -1,52 +1,20 @@
 /**
- * Reads a MetaSoft Studio export (xlsx or SpreadsheetML) into a Recording: subject from the
- * label | value metadata rows, thresholds from the summary table's VT1/VT2 columns, and the data
- * table found by its units row (first cell `h:mm:ss` or `hh:mm:ss.z`).
+ * Reads a MetaSoft Studio export (xlsx, xls or SpreadsheetML) into a Recording. The data table
+ * (header row starting `t`, units row starting `h:mm:ss` or `hh:mm:ss.z`) is found and read by the
+ * shared table layer, with or without the metadata blocks above it. What is MetaSoft's own: the
+ * subject in the label | value rows, the thresholds in the summary table's VT1/VT2 columns, the
+ * `W` column that is energy and not load, and the SpreadsheetML container.
  */
 import { parserError } from '../../src/errors.js';
-import { findColumn, normaliseHeader } from '../../src/formats/columns.js';
-import { decideUnit } from '../../src/formats/decide-unit.js';
+import { normaliseHeader } from '../../src/formats/columns.js';
 import type { FileView } from '../../src/formats/file-view.js';
+import { locateTable } from '../../src/formats/table/locate.js';
+import { readTable } from '../../src/formats/table/read-table.js';
+import { sheetSource } from '../../src/formats/table/sources.js';
 import { buildRecording } from '../../src/recording/build.js';
-import type { ChannelData, ChannelName, EmbeddedThreshold, ParserFlag, PhaseName, Recording, Subject } from '../../src/recording/recording.js';
-import { excelDayFractionToSeconds, gasFlowFactorToMl, parseClock, parseNumber, scale } from '../../src/recording/units.js';
+import type { EmbeddedThreshold, ParserFlag, Recording, Subject } from '../../src/recording/recording.js';
+import { excelDayFractionToSeconds, gasFlowFactorToMl, parseClock, parseNumber } from '../../src/recording/units.js';
 import { cortexSheet } from './grid.js';
-import { headerRow } from './layout.js';
-
-/** MetaSoft column names, German and English, first match wins. `W` (kcal) is deliberately not load. */
-const COLUMNS = {
-  VO2: ["V'O2", "V'O2 (STPD)", 'VO2'],
-  VCO2: ["V'CO2", "V'CO2 (STPD)", 'VCO2'],
-  VE: ["V'E", "V'E (BTPS)", 'VE'],
-  RF: ['AF', 'BF', 'RR'],
-  VT: ['VT', 'VT (BTPS)'],
-  PetO2: ['PetO2', 'PETO2'],
-  PetCO2: ['PetCO2', 'PETCO2'],
-  HR: ['HF', 'HR'],
-  Load: ['P', 'WR', 'Last', 'Load'],
-  Speed: ['v', 'Geschwindigkeit', 'Speed'],
-  Grade: ['Steigung', 'Grade', 'Elevation'],
-  RER: ['RER', 'R', 'RQ'],
-  SpO2: ['SpO2'],
-} as const satisfies Partial<Record<ChannelName, readonly string[]>>;
-const PHASE_COLUMN = ['Phase'];
-
-/** Phase labels MetaSoft writes (German and English). */
-const PHASES: Readonly<Record<string, PhaseName>> = {
-  ruhe: 'rest',
-  rest: 'rest',
-  'unbelastetes treten': 'warmup',
-  'unloaded pedalling': 'warmup',
-  erwärmung: 'warmup',
-  'warm-up': 'warmup',
-  warmup: 'warmup',
-  'warm up': 'warmup',
-  belastung: 'exercise',
-  exercise: 'exercise',
-  load: 'exercise',
-  erholung: 'recovery',
-  recovery: 'recovery',
-};
 
 /** Metadata labels in column A (value further right, e.g. `Gewicht | 74,8kg`). */
 const SUBJECT_LABELS = {
@@ -65,56 +33,32 @@ export function parse(file: FileView): Recording {
   const sheet = cortexSheet(file);
   if (!sheet) throw parserError('the file is neither a workbook nor an Excel 2003 XML spreadsheet');
   const rows = sheet.rows;
-  const h = headerRow(rows);
-  if (h < 0) throw parserError('no data table: no row starting "t" above a units row starting "h:mm:ss"', { sheet: sheet.name });
-  const names = rows[h];
-  const units = rows[h + 1];
-  const flags: ParserFlag[] = [];
+  const layout = locateTable(rows, { from_time_column: true });
+  if (!layout) throw parserError('no data table: no row with t, V\'O2, V\'CO2 or V\'E in the first 80 rows', { sheet: sheet.name });
+  const table = readTable(sheetSource(sheet), layout);
+  const flags: ParserFlag[] = [...table.flags];
+  const absent = { ...table.absent };
   // SpreadsheetML ends with </Workbook>; rows read from a file without it may stop early.
   if (file.container === 'text' && !/<\/Workbook>\s*$/.test(file.text() ?? '')) {
     flags.push({ code: 'document_cut_short', detail: 'the XML ends before </Workbook>; the rows up to the cut were read' });
   }
-
-  const data: unknown[][] = [];
-  for (let r = h + 2; r < rows.length; r++) {
-    if (isBlank(rows[r]?.[0])) break;
-    data.push(rows[r]);
-  }
-  if (data.length === 0) throw parserError('no data rows under the units row', { sheet: sheet.name, row: h + 3 });
-
-  const time_s = readTimes(data.map((r) => r[0]), flags);
-  const channels: Partial<Record<ChannelName, ChannelData>> = {};
-  const absent: Partial<Record<ChannelName, string>> = {};
-  const taken = new Set<number>([0]);
-  for (const [name, aliases] of Object.entries(COLUMNS) as [ChannelName, readonly string[]][]) {
-    const col = findColumn(names, aliases, taken);
-    if (col < 0) continue;
-    taken.add(col);
-    const raw = data.map((r) => parseNumber(r[col]));
-    const decided = decideUnit(name, String(units[col] ?? ''), raw, flags);
-    if ('reject' in decided) {
-      absent[name] = decided.reject;
-      continue;
-    }
-    channels[name] = { values: scale(raw, decided.factor), unit_in: decided.unit_in };
-  }
-  const w = findColumn(names, ['W']);
-  if (!channels.Load && w >= 0 && !/^w(att)?$/i.test(String(units[w] ?? '').trim())) {
-    absent.Load = `no work-rate column; W is in ${String(units[w] ?? 'no unit').trim() || 'no unit'} (cumulative energy), not watts`;
-    flags.push({ code: 'w_column_not_load', detail: `column W (${String(units[w] ?? '').trim()}) is energy, not work rate; not read as load` });
+  // MetaSoft's `W` is cumulative energy in kcal: never a work rate.
+  const w = table.column((n) => n.header === 'W');
+  const wUnit = layout.units_row === null || w < 0 ? '' : String(rows[layout.units_row][w] ?? '').trim();
+  if (!table.channels.Load && w >= 0 && !/^w(att)?$/i.test(wUnit)) {
+    absent.Load = `no work-rate column; W is in ${wUnit || 'no unit'} (cumulative energy), not watts`;
+    flags.push({ code: 'w_column_not_load', detail: `column W (${wUnit}) is energy, not work rate; not read as load` });
   }
 
-  const phaseCol = findColumn(names, PHASE_COLUMN);
-  const phase_per_row = phaseCol >= 0 ? data.map((r) => PHASES[normaliseHeader(r[phaseCol])] ?? null) : undefined;
-
+  const header = rows.slice(0, layout.header_row);
   return buildRecording({
     format: FORMAT,
-    time_s,
-    channels,
+    time_s: table.time_s,
+    channels: table.channels,
     absent,
-    phase_per_row,
-    subject: readSubject(rows.slice(0, h), flags),
-    embedded_thresholds: readThresholds(rows.slice(0, h), flags),
+    phase_per_row: table.phase_per_row,
+    subject: readSubject(header, flags),
+    embedded_thresholds: readThresholds(header, flags),
     flags,
   });
 }
@@ -122,17 +66,6 @@ export function parse(file: FileView): Recording {
 function isBlank(cell: unknown): boolean {
   return cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
 }
-
-/** Time is text `0:00:09` (XML) or `00:00:04,8` (xlsx, decimal comma tenths); an Excel time number is a day fraction. */
-function readTimes(cells: unknown[], flags: ParserFlag[]): (number | null)[] {
-  if (cells.some((c) => typeof c === 'string' && /,\d/.test(c))) flags.push({ code: 'time_decimal_comma', detail: 'time stamps use a decimal comma for tenths of a second (hh:mm:ss,z)' });
-  return cells.map((c) => {
-    if (typeof c === 'number') return c < 1 ? excelDayFractionToSeconds(c) : c;
-    return typeof c === 'string' ? parseClock(c) : null;
-  });
-}
-
-
 
 /** The first non-blank cell right of the label (SpreadsheetML merges the label over two columns). */
 function valueOf(row: unknown[]): unknown {

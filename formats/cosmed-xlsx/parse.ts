@@ -1,120 +1,65 @@
 /**
- * Reads a COSMED Omnia or PFT Suite workbook into a Recording: data table from the `t` column
- * (row 1 names, row 2 units, data from row 4), subject from the metadata block in columns A-H,
- * thresholds from the Omnia Results sheet.
+ * Reads a COSMED Omnia or PFT Suite export into a Recording. The data table (row 1 names, row 2
+ * units, data under them) is read by the shared table layer, from a workbook beside the metadata
+ * block or from a data-table-only CSV or workbook. What is COSMED's own: the subject in the
+ * metadata block, the barometric pressure, the thresholds on Omnia's results sheet, and the zeros it
+ * writes for an oximeter or ergometer that is not connected.
  */
 import { parserError } from '../../src/errors.js';
-import { findColumn, normaliseHeader } from '../../src/formats/columns.js';
-import { decideUnit } from '../../src/formats/decide-unit.js';
+import { normaliseHeader } from '../../src/formats/columns.js';
 import type { FileView, Sheet } from '../../src/formats/file-view.js';
+import { readTable } from '../../src/formats/table/read-table.js';
 import { buildRecording } from '../../src/recording/build.js';
-import type { ChannelData, ChannelName, EmbeddedThreshold, ParserFlag, PhaseName, Recording, Subject } from '../../src/recording/recording.js';
-import { excelDayFractionToSeconds, gasFlowFactorToMl, parseClock, parseNumber, scale } from '../../src/recording/units.js';
-import { METADATA_COLUMNS, metadataLabel, timeColumn } from './sheet-layout.js';
+import type { ChannelData, ChannelName, EmbeddedThreshold, ParserFlag, Recording, Subject } from '../../src/recording/recording.js';
+import { excelDayFractionToSeconds, gasFlowFactorToMl, parseClock, parseNumber } from '../../src/recording/units.js';
+import { findCosmedTable, METADATA_COLUMNS, metadataLabel } from './sheet-layout.js';
 
-/** COSMED column names, Omnia German and English and PFT Suite, first match wins. */
-const COLUMNS = {
-  VO2: ['VO2'],
-  VCO2: ['VCO2'],
-  VE: ['VE'],
-  RF: ['Rf', 'Af', 'BF'],
-  VT: ['VT'],
-  // End-tidal: PFT Suite and Omnia English write PetO2/PetCO2, Omnia German PeO2/PeCO2. Never P(a-et)CO2.
-  PetO2: ['PetO2', 'PeO2'],
-  PetCO2: ['PetCO2', 'PeCO2'],
-  HR: ['HR', 'HF', 'FC'],
-  Load: ['Power', 'Load1', 'Load', 'Leistung'],
-  Speed: ['Speed', 'Geschwindigkeit'],
-  Grade: ['Grade', 'Steigung'],
-  RER: ['R', 'RQ', 'RER'],
-  SpO2: ['SpO2'],
-} as const satisfies Partial<Record<ChannelName, readonly string[]>>;
-const PHASE_COLUMN = ['Phase'];
-
-/** Phase labels as COSMED writes them (`WARMUP`, `EXERCISE`, also in German exports). */
-const PHASES: Readonly<Record<string, PhaseName>> = {
-  rest: 'rest',
-  ruhe: 'rest',
-  baseline: 'rest',
-  warmup: 'warmup',
-  'warm up': 'warmup',
-  'warm-up': 'warmup',
-  aufwärmen: 'warmup',
-  exercise: 'exercise',
-  belastung: 'exercise',
-  recovery: 'recovery',
-  erholung: 'recovery',
-};
-
-/** Metadata labels (column A, D or G, value to the right) for the subject fields kept. */
+/** Metadata labels (column A, D or G, value to the right) for the subject fields kept: German, English, Italian. */
 const SUBJECT_LABELS = {
-  sex: ['geschlecht', 'sex', 'gender'],
-  age_years: ['alter', 'age'],
-  height_cm: ['größe (cm)', 'height (cm)', 'height'],
-  body_mass_kg: ['gewicht (kg)', 'weight (kg)', 'weight'],
+  sex: ['geschlecht', 'sex', 'gender', 'sesso'],
+  age_years: ['alter', 'age', 'età'],
+  height_cm: ['größe (cm)', 'height (cm)', 'height', 'altezza (cm)'],
+  body_mass_kg: ['gewicht (kg)', 'weight (kg)', 'weight', 'peso (kg)'],
+  barometric_mmhg: ['barometrischer druck (mmhg)', 'barometric press. (mmhg)', 'barometric pressure (mmhg)', 'pressione barometrica (mmhg)'],
 } as const;
 
-/** Threshold column names in the Omnia Results sheet: German VT1/VT2, English AT/RC. */
+/** Threshold column names in the Omnia results sheet: German VT1/VT2, English and Italian AT/RC. */
 const THRESHOLD_COLUMNS: readonly [string, 'VT1' | 'VT2'][] = [
   ['VT1', 'VT1'],
   ['AT', 'VT1'],
   ['VT2', 'VT2'],
   ['RC', 'VT2'],
 ];
+/** The first cell of a results table's header row: `Parameter` (German, English), `Parametro` (Italian). */
+const RESULTS_HEADER = new Set(['parameter', 'parametro']);
 
 const FORMAT = 'cosmed-xlsx';
 
-/** Reads the workbook; throws PARSER_ERROR naming sheet, row and column where it cannot. */
+/** Reads the export; throws PARSER_ERROR naming sheet, row and column where it cannot. */
 export function parse(file: FileView): Recording {
-  const sheets = file.sheets();
-  if (!sheets || sheets.length === 0) throw parserError('the file is not a readable workbook');
-  const sheet = sheets.find((s) => timeColumn(s) >= 0);
-  if (!sheet) throw parserError('no sheet has a data table headed "t" in row 1', { sheet: sheets[0].name, row: 1 });
-  const t = timeColumn(sheet);
-  const names = (sheet.rows[0] ?? []).map((c, i) => (i < t ? '' : c));
-  const units = sheet.rows[1] ?? [];
-  const flags: ParserFlag[] = [];
-
-  // Data from row 4 to the last row with a time; trailing empty rows are formatting.
-  let end = sheet.rows.length;
-  while (end > 3 && isBlank(sheet.rows[end - 1]?.[t])) end--;
-  const data = sheet.rows.slice(3, end);
-  if (data.length === 0) throw parserError('no data rows under the header', { sheet: sheet.name, row: 4 });
-
-  const time_s = readTimes(data.map((r) => r[t]), flags);
-  const channels: Partial<Record<ChannelName, ChannelData>> = {};
-  const absent: Partial<Record<ChannelName, string>> = {};
-  const taken = new Set<number>([t]);
-  for (const [name, aliases] of Object.entries(COLUMNS) as [ChannelName, readonly string[]][]) {
-    const col = findColumn(names, aliases, taken);
-    if (col < 0) continue;
-    taken.add(col);
-    const raw = data.map((r) => parseNumber(r[col]));
-    const decided = decideUnit(name, String(units[col] ?? ''), raw, flags);
-    if ('reject' in decided) {
-      absent[name] = decided.reject;
-      continue;
+  const found = findCosmedTable(file);
+  if (!found) throw parserError('no data table headed "t" with VO2/VCO2/VE in the first rows', file.sheets()?.[0] ? { sheet: file.sheets()?.[0]?.name, row: 1 } : { line: 1 });
+  const metadata = found.layout.first_column >= METADATA_COLUMNS - 1 ? readMetadata(found.rows) : { subject: {}, barometric_mmhg: null };
+  const table = readTable(found.source, found.layout, { barometric_mmhg: metadata.barometric_mmhg });
+  const flags: ParserFlag[] = [...table.flags];
+  const channels: Partial<Record<ChannelName, ChannelData>> = { ...table.channels };
+  const absent = { ...table.absent };
+  for (const name of ['SpO2', 'Load'] as const) {
+    const reason = implausibleZeros(name, channels[name], flags);
+    if (reason) {
+      delete channels[name];
+      absent[name] = reason;
     }
-    const values = scale(raw, decided.factor);
-    const zeroReason = implausibleZeros(name, values, flags);
-    if (zeroReason) {
-      absent[name] = zeroReason;
-      continue;
-    }
-    channels[name] = { values, unit_in: decided.unit_in };
   }
-
-  const phaseCol = findColumn(names, PHASE_COLUMN);
-  const phase_per_row = phaseCol >= 0 ? data.map((r) => PHASES[normaliseHeader(r[phaseCol])] ?? null) : undefined;
-
+  const others = file.sheets()?.filter((s) => s !== found.sheet) ?? [];
   return buildRecording({
     format: FORMAT,
-    time_s,
+    time_s: table.time_s,
     channels,
     absent,
-    phase_per_row,
-    subject: readSubject(sheet),
-    embedded_thresholds: readThresholds(sheets.filter((s) => s !== sheet), flags),
+    phase_per_row: table.phase_per_row,
+    subject: metadata.subject,
+    embedded_thresholds: readThresholds(others, flags),
     flags,
   });
 }
@@ -124,27 +69,12 @@ function isBlank(cell: unknown): boolean {
 }
 
 /**
- * Omnia stores `t` as an Excel time (a fraction of a day, shown mm:ss) under a unit cell that says
- * `s`; PFT Suite writes text `hh:mm:ss`. Numbers of a day or more are read as seconds.
- */
-function readTimes(cells: unknown[], flags: ParserFlag[]): (number | null)[] {
-  const numbers = cells.filter((c): c is number => typeof c === 'number');
-  const dayFractions = numbers.length > 0 && numbers.every((v) => v >= 0 && v < 1);
-  if (dayFractions) flags.push({ code: 'time_excel_day_fraction', detail: 't is stored as an Excel time (fraction of a day) although its unit cell says s; converted to seconds' });
-  return cells.map((c) => {
-    if (typeof c === 'number') return dayFractions ? excelDayFractionToSeconds(c) : c;
-    return typeof c === 'string' ? parseClock(c) : null;
-  });
-}
-
-
-
-/**
  * SpO2 of 0 % and a load of 0 W for a whole test are what COSMED writes when no oximeter or
  * ergometer is connected: absent, not measured zeros. Single zero SpO2 readings become missing.
  */
-function implausibleZeros(name: ChannelName, values: (number | null)[], flags: ParserFlag[]): string | null {
-  if (name !== 'SpO2' && name !== 'Load') return null;
+function implausibleZeros(name: 'SpO2' | 'Load', data: ChannelData | undefined, flags: ParserFlag[]): string | null {
+  if (!data) return null;
+  const values = data.values;
   const finite = values.filter((v): v is number => v !== null);
   if (finite.length > 0 && finite.every((v) => v === 0)) {
     flags.push({ code: 'zero_column_absent', detail: `${name} reads 0 in every row; read as not connected` });
@@ -154,28 +84,27 @@ function implausibleZeros(name: ChannelName, values: (number | null)[], flags: P
   return null;
 }
 
-/** Sex, age, height and body mass from the label/value pairs in columns A-H; names, ids and dates are not read. */
-function readSubject(sheet: Sheet): Subject {
+/** Sex, age, height, body mass and barometric pressure from the label/value pairs in columns A-H; names, ids and dates are not read. */
+function readMetadata(rows: readonly (readonly unknown[])[]): { subject: Subject; barometric_mmhg: number | null } {
   const subject: Subject = {};
-  for (const row of sheet.rows.slice(0, 40)) {
+  let barometric_mmhg: number | null = null;
+  const is = (k: keyof typeof SUBJECT_LABELS, label: string) => (SUBJECT_LABELS[k] as readonly string[]).includes(label);
+  for (const row of rows.slice(0, 40)) {
     for (let c = 0; c < METADATA_COLUMNS; c++) {
       const label = metadataLabel(row[c]);
       if (!label) continue;
       const value = [row[c + 1], row[c + 2]].find((v) => !isBlank(v)) ?? null;
       if (value === null) continue;
-      if ((SUBJECT_LABELS.sex as readonly string[]).includes(label)) {
+      if (is('sex', label)) {
         const s = String(value).trim().toLowerCase();
-        subject.sex = /^(m|male|männlich|mann)$/.test(s) ? 'male' : /^(f|w|female|weiblich|frau)$/.test(s) ? 'female' : null;
-      } else if ((SUBJECT_LABELS.age_years as readonly string[]).includes(label)) {
-        subject.age_years = positive(value);
-      } else if ((SUBJECT_LABELS.height_cm as readonly string[]).includes(label)) {
-        subject.height_cm = positive(value);
-      } else if ((SUBJECT_LABELS.body_mass_kg as readonly string[]).includes(label)) {
-        subject.body_mass_kg = positive(value);
-      }
+        subject.sex = /^(m|male|männlich|mann|maschio)$/.test(s) ? 'male' : /^(f|w|female|weiblich|frau|femmina)$/.test(s) ? 'female' : null;
+      } else if (is('age_years', label)) subject.age_years = positive(value);
+      else if (is('height_cm', label)) subject.height_cm = positive(value);
+      else if (is('body_mass_kg', label)) subject.body_mass_kg = positive(value);
+      else if (is('barometric_mmhg', label)) barometric_mmhg = positive(value);
     }
   }
-  return subject;
+  return { subject, barometric_mmhg };
 }
 
 function positive(cell: unknown): number | null {
@@ -184,7 +113,7 @@ function positive(cell: unknown): number | null {
 }
 
 /**
- * Omnia's Results sheet has tables headed `Parameter | Einheit | ... | VT1 | VT2 | Max` (English:
+ * Omnia's results sheet has tables headed `Parameter | Einheit | ... | VT1 | VT2 | Max` (English:
  * AT, RC); the `t` and `VO2` rows under them give each threshold's time and VO2 when filled.
  */
 function readThresholds(others: Sheet[], flags: ParserFlag[]): EmbeddedThreshold[] {
@@ -193,7 +122,7 @@ function readThresholds(others: Sheet[], flags: ParserFlag[]): EmbeddedThreshold
     let columns: { col: number; label: string; name: 'VT1' | 'VT2' }[] = [];
     sheet.rows.forEach((row, r) => {
       const first = normaliseHeader(row[0]);
-      if (first === 'parameter') {
+      if (RESULTS_HEADER.has(first)) {
         columns = [];
         for (const [label, name] of THRESHOLD_COLUMNS) {
           const col = row.findIndex((c) => normaliseHeader(c) === label.toLowerCase());

@@ -1,20 +1,51 @@
 /**
- * Where things are in a COSMED sheet: the metadata block in columns A-H (label, value pairs), the
- * data table from the column whose row-1 header is `t`, units in row 2, data from row 4.
+ * Where things are in a COSMED export: the metadata block in columns A-H (label, value pairs), the
+ * data table from the column whose row-1 header is `t` (column J beside the block, column A when
+ * the export holds the data table only), units in row 2.
  */
 import { normaliseHeader } from '../../src/formats/columns.js';
-import type { Sheet } from '../../src/formats/file-view.js';
+import type { FileView, Sheet } from '../../src/formats/file-view.js';
+import { textTable, type TextTable } from '../../src/formats/table/delimited-text.js';
+import { locateTable, type TableHeader } from '../../src/formats/table/locate.js';
+import type { TableSource } from '../../src/formats/table/read-table.js';
+import { sheetSource, textSource } from '../../src/formats/table/sources.js';
 
 /** Columns A-H hold the metadata block in both Omnia and PFT Suite exports. */
 export const METADATA_COLUMNS = 8;
+/** COSMED puts its header in row 1; a few rows leave room for a title line a re-save may add. */
+const HEADER_SEARCH_ROWS = 5;
 
-/** Index of the data table's time column: the first row-1 header equal to `t` (as whippr finds it). */
-export function timeColumn(sheet: Sheet): number {
-  const header = sheet.rows[0] ?? [];
-  return header.findIndex((c, i) => i >= METADATA_COLUMNS - 1 && normaliseHeader(c) === 't');
+/** Index of the data table's time column in a row: the first header equal to `t` (as whippr finds it), or -1. */
+export function timeColumn(row: readonly unknown[] | undefined): number {
+  return (row ?? []).findIndex((c) => normaliseHeader(c) === 't');
 }
 
 /** A metadata label as compared: lower case, trailing colon dropped (`Weight (Kg):` → `weight (kg)`). */
 export function metadataLabel(cell: unknown): string {
   return normaliseHeader(cell).replace(/:$/, '');
+}
+
+/** The grid holding the data table: the first sheet with one (Omnia's Daten/Data), or the text. */
+export interface CosmedTable {
+  source: TableSource;
+  layout: TableHeader;
+  /** The sheet the table is on (null for CSV); the other sheets hold Omnia's results. */
+  sheet: Sheet | null;
+  rows: readonly (readonly unknown[])[];
+}
+
+/** Finds the data table in a workbook's sheets or in delimited text; null when there is none. */
+export function findCosmedTable(file: FileView): CosmedTable | null {
+  const sheets = file.sheets();
+  if (sheets) {
+    for (const sheet of sheets) {
+      const layout = locateTable(sheet.rows, { from_time_column: true, max_rows: HEADER_SEARCH_ROWS });
+      if (layout) return { source: sheetSource(sheet), layout, sheet, rows: sheet.rows };
+    }
+    return null;
+  }
+  const text: TextTable | null = textTable(file);
+  if (!text) return null;
+  const layout = locateTable(text.rows, { from_time_column: true, max_rows: HEADER_SEARCH_ROWS });
+  return layout ? { source: textSource(text), layout, sheet: null, rows: text.rows } : null;
 }

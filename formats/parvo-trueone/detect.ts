@@ -1,13 +1,13 @@
 import type { FileView } from '../../src/formats/file-view.js';
 import type { DetectResult } from '../../src/formats/format-plugin.js';
-import { cellText, parvoGrid } from './grid.js';
+import { cellText, parvoHead } from './grid.js';
 
 /** Rows of the head that detection reads: the header block is 23 lines, the column header ends at 29. */
 const HEAD_ROWS = 40;
 
 /** What the rules look at: the head as rows of cells, where the column header opens, the first line. */
 interface Head {
-  rows: unknown[][];
+  rows: readonly (readonly unknown[])[];
   first: string[];
   open: number;
   text: boolean;
@@ -41,9 +41,9 @@ const RULES: readonly { name: string; weight: number; test: (head: Head) => bool
 
 /** Scores the file by the rules above over its first rows (CSV lines or the first sheet); never throws. */
 export function detect(file: FileView): DetectResult {
-  let rows: unknown[][] | null;
+  let rows: readonly (readonly unknown[])[] | null;
   try {
-    rows = parvoGrid(file, HEAD_ROWS);
+    rows = parvoHead(file, HEAD_ROWS);
   } catch (err) {
     return { score: 0, reasons: [`unreadable: ${(err as Error).message}`] };
   }

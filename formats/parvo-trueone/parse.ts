@@ -1,35 +1,18 @@
 /**
- * Reads a TrueOne 2400 export (CSV or workbook) into a Recording: header block (subject), the
- * four-line column header between "==========" and "----------", data rows, then the trailer
- * ("Max VO2", slopes, "Events", "Summary").
+ * Reads a TrueOne 2400 export (CSV or workbook) into a Recording. TrueOne's own: the header block
+ * (subject, the STPD to BTPS factor), the four-line column header between "==========" and
+ * "----------" (markers, names, qualifiers, units), the trailer ("Max VO2", slopes, "Events",
+ * "Summary") and Breath# for the sampling. The data rows under the header are read by the shared
+ * table layer.
  */
 import { parserError } from '../../src/errors.js';
-import { findAllColumns, findColumn } from '../../src/formats/columns.js';
-import { decideUnit } from '../../src/formats/decide-unit.js';
 import type { FileView } from '../../src/formats/file-view.js';
+import { nameKey } from '../../src/formats/table/dictionary.js';
+import { readTable, type TableRead } from '../../src/formats/table/read-table.js';
 import { buildRecording, median } from '../../src/recording/build.js';
-import type { ChannelData, ChannelName, ParserFlag, PhaseName, Recording, SamplingMethod, Subject } from '../../src/recording/recording.js';
-import { decimalMinutesToSeconds, normaliseUnit, parseClock, parseNumber, scale } from '../../src/recording/units.js';
-import { cellText, parvoGrid } from './grid.js';
-
-/** Column names as TrueOne writes them (line 2 of the column header), first match wins. */
-const COLUMNS = {
-  VO2: ['VO2'],
-  VCO2: ['VCO2'],
-  VE: ['VE'],
-  RF: ['RR'],
-  VT: ['Vt'],
-  PetO2: ['PetO2'],
-  PetCO2: ['PetCO2'],
-  HR: ['HR'],
-  Load: ['WorkR', 'Work', 'WR'],
-  Speed: ['Speed'],
-  Grade: ['Grade'],
-  RER: ['RER'],
-  SpO2: ['SpO2'],
-} as const satisfies Partial<Record<ChannelName, readonly string[]>>;
-const TIME_COLUMN = ['TIME'];
-const BREATH_COLUMN = ['Breath#'];
+import type { ParserFlag, PhaseName, Recording, SamplingMethod, Subject } from '../../src/recording/recording.js';
+import { decimalMinutesToSeconds, parseNumber, scale } from '../../src/recording/units.js';
+import { cellText, parvoSource } from './grid.js';
 
 /** Event labels that start a phase; every other event label (RPE, cadence, stage names) is dropped. */
 const EVENT_PHASES: readonly [RegExp, PhaseName][] = [
@@ -43,93 +26,48 @@ const FORMAT = 'parvo-trueone';
 
 /** Reads the file; throws PARSER_ERROR naming the row when the column header or data cannot be found. */
 export function parse(file: FileView): Recording {
-  const rows = parvoGrid(file);
+  const source = parvoSource(file);
+  if (!source) throw parserError('the file is neither text nor a workbook');
+  const rows = source.rows;
   const sheet = file.container === 'text' ? undefined : file.sheets()?.[0]?.name;
-  if (!rows) throw parserError('the file is neither text nor a workbook');
   const first = rows.map((r) => cellText(r[0]));
   const open = first.indexOf('==========');
   if (open < 0) throw parserError('no "==========" line opening the column header', { sheet });
   if (first[open + 5] !== '----------') throw parserError('the column header is not closed by "----------" four lines later', { sheet, row: open + 6 });
-  const names = (rows[open + 2] ?? []).map(cellText);
   const qualifiers = (rows[open + 3] ?? []).map(cellText);
+  // A name cut in two is finished on the qualifier line: "VE/" over "VO2" is VE/VO2.
+  const names = (rows[open + 2] ?? []).map((cell, i) => {
+    const name = cellText(cell);
+    return name.endsWith('/') ? name + qualifiers[i] : name;
+  });
   const units = (rows[open + 4] ?? []).map(cellText);
-  const flags: ParserFlag[] = [];
 
-  const timeCol = findColumn(names, TIME_COLUMN);
-  if (timeCol < 0) throw parserError('no TIME column in the column header', { sheet, row: open + 3 });
+  const table = readTable(source, { header_row: open + 2, units_row: open + 4, first_column: 0, data_start: open + 6, names, units, qualifiers });
+  const flags: ParserFlag[] = [...table.flags];
+  const channels = { ...table.channels };
+  const ve = table.columns.find((c) => c.reads === 'VE');
+  if (ve && channels.VE && qualifiers[ve.index] === 'STPD') channels.VE = { ...channels.VE, values: veToBtps(rows.slice(0, open), channels.VE.values, flags) };
 
-  // Data rows run from after "----------" to the first empty row.
-  const data: unknown[][] = [];
-  let cut = 0;
-  for (let r = open + 6; r < rows.length; r++) {
-    const row = rows[r];
-    if (row.every((c) => cellText(c) === '')) break;
-    if (row.filter((c) => cellText(c) !== '').length < names.filter((n) => n !== '').length) {
-      cut++;
-      continue;
-    }
-    data.push(row);
-  }
-  if (cut > 0) flags.push({ code: 'short_rows_dropped', detail: `${cut} data rows had fewer cells than the header (a cut-off file) and were dropped` });
-  if (data.length === 0) throw parserError('no data rows after the column header', { sheet, row: open + 7 });
-
-  const time_s = data.map((row) => readTime(row[timeCol], units[timeCol], flags));
-  const channels: Partial<Record<ChannelName, ChannelData>> = {};
-  const absent: Partial<Record<ChannelName, string>> = {};
-  const taken = new Set<number>([timeCol]);
-  for (const [name, aliases] of Object.entries(COLUMNS) as [ChannelName, readonly string[]][]) {
-    const col = name === 'VE' ? pickVe(names, qualifiers) : findColumn(names, aliases, taken);
-    if (col < 0) continue;
-    taken.add(col);
-    const raw = data.map((row) => parseNumber(row[col]));
-    const decided = decideUnit(name, units[col], raw, flags);
-    if ('reject' in decided) {
-      absent[name] = decided.reject;
-      continue;
-    }
-    let values = scale(raw, decided.factor);
-    if (name === 'VE' && qualifiers[col] === 'STPD') values = veToBtps(rows.slice(0, open), values, flags);
-    channels[name] = { values, unit_in: decided.unit_in };
-  }
-
-  const trailer = rows.slice(open + 6 + data.length + cut);
+  const dataEnd = open + 6 + table.data.length;
+  const trailer = rows.slice(dataEnd);
   if (!trailer.some((r) => cellText(r[0]) === 'Summary')) {
     flags.push({ code: 'trailer_missing', detail: 'the file ends before its "Summary" line; it may be cut short' });
   }
   return buildRecording({
     format: FORMAT,
-    time_s,
+    time_s: table.time_s,
     channels,
-    absent,
+    absent: table.absent,
     phase_starts: readEvents(trailer, flags),
-    sampling_hint: samplingHint(names, data, time_s, flags),
+    sampling_hint: samplingHint(table, flags),
     subject: readSubject(rows.slice(0, open), flags),
     embedded_thresholds: [],
     flags,
   });
 }
 
-/** TIME is decimal minutes in the CSV (0.301131) and m:ss text in the workbook (' 0:31'). */
-function readTime(cell: unknown, unit: string, flags: ParserFlag[]): number | null {
-  if (typeof cell === 'string' && cell.includes(':')) {
-    if (!flags.some((f) => f.code === 'time_text_m_ss')) flags.push({ code: 'time_text_m_ss', detail: 'TIME is written as m:ss text although the unit row says min; read as minutes:seconds' });
-    return parseClock(cell);
-  }
-  const v = parseNumber(cell);
-  if (v === null) return null;
-  return normaliseUnit(unit).startsWith('s') ? v : decimalMinutesToSeconds(v);
-}
-
-/** Of the columns named VE, the BTPS one (canonical VE is BTPS); else the first. */
-function pickVe(names: string[], qualifiers: string[]): number {
-  const all = findAllColumns(names, 'VE');
-  return all.find((i) => qualifiers[i] === 'BTPS') ?? all[0] ?? -1;
-}
-
-
-
 /** VE written STPD is brought to BTPS with the file's own "STPD to BTPS" factor (header block). */
-function veToBtps(header: unknown[][], values: (number | null)[], flags: ParserFlag[]): (number | null)[] {
+function veToBtps(header: readonly (readonly unknown[])[], values: (number | null)[], flags: ParserFlag[]): (number | null)[] {
   for (const row of header) {
     const i = row.findIndex((c) => cellText(c) === 'STPD to BTPS');
     const factor = i >= 0 ? parseNumber(row[i + 1]) : null;
@@ -143,10 +81,10 @@ function veToBtps(header: unknown[][], values: (number | null)[], flags: ParserF
 }
 
 /** Binned exports count breaths cumulatively in Breath# (4, 8, 11 ...); breath by breath counts 1, 2, 3. */
-function samplingHint(names: string[], data: unknown[][], time_s: (number | null)[], flags: ParserFlag[]): { method: SamplingMethod; averaging_s: number | null } | undefined {
-  const col = findColumn(names, BREATH_COLUMN);
+function samplingHint(table: TableRead, flags: ParserFlag[]): { method: SamplingMethod; averaging_s: number | null } | undefined {
+  const col = table.column((n) => nameKey(n.header) === 'breath#');
   if (col < 0) return undefined;
-  const breaths = data.map((row) => parseNumber(row[col]));
+  const breaths = table.data.map((row) => parseNumber(row[col]));
   const steps: number[] = [];
   for (let i = 1; i < breaths.length; i++) {
     const a = breaths[i - 1];
@@ -156,9 +94,9 @@ function samplingHint(names: string[], data: unknown[][], time_s: (number | null
   if (steps.length === 0) return undefined;
   if (steps.every((s) => s === 1)) return { method: 'breath_by_breath', averaging_s: null };
   const dts: number[] = [];
-  for (let i = 1; i < time_s.length; i++) {
-    const a = time_s[i - 1];
-    const b = time_s[i];
+  for (let i = 1; i < table.time_s.length; i++) {
+    const a = table.time_s[i - 1];
+    const b = table.time_s[i];
     if (a !== null && b !== null && b > a) dts.push(b - a);
   }
   const bin = Math.round(median(dts));
@@ -167,7 +105,7 @@ function samplingHint(names: string[], data: unknown[][], time_s: (number | null
 }
 
 /** Phase starts from the Events block (`4.000000, "Start Exercise"`, time in minutes); other labels are dropped. */
-function readEvents(trailer: unknown[][], flags: ParserFlag[]): { phase: PhaseName; t_s: number }[] {
+function readEvents(trailer: readonly (readonly unknown[])[], flags: ParserFlag[]): { phase: PhaseName; t_s: number }[] {
   const start = trailer.findIndex((r) => cellText(r[0]) === 'Events');
   if (start < 0) {
     flags.push({ code: 'no_events_block', detail: 'no Events block after the data (the file may be cut short); no phases stated' });
@@ -186,7 +124,7 @@ function readEvents(trailer: unknown[][], flags: ParserFlag[]): { phase: PhaseNa
 }
 
 /** Age, sex, height (cm) and weight (kg) from the header block; the name, file number and date are not read. */
-function readSubject(header: unknown[][], flags: ParserFlag[]): Subject {
+function readSubject(header: readonly (readonly unknown[])[], flags: ParserFlag[]): Subject {
   const subject: Subject = {};
   for (const row of header) {
     const cells = row.map(cellText);

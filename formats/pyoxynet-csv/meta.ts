@@ -14,4 +14,8 @@ export const meta = {
   notes:
     'Built on one real file (pyoxynet\'s data_test.csv: one test, 775 rows at 1 Hz). The data were interpolated to 1 Hz upstream, so breath timing is lost: sampling is reported as 1-s averaged, flagged. ' +
     'VEVO2_I/VEVCO2_I (stored as fractions) are not imported (ratios are computed downstream); the `domain` label column is evaluation ground truth and is never read into the recording; `gender` is not read (its -1/1 coding is undocumented).',
+  variants: [
+    { name: 'pyoxynet-data-test', description: 'comma-separated, pandas index column, 1 Hz', evidence: 'real_file' },
+    { name: 'semicolon-decimal-comma', description: 'its first 60 rows re-saved with semicolons and decimal commas', evidence: 'generated_from_real_file' },
+  ],
 } as const satisfies FormatMeta;

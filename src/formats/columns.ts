@@ -1,6 +1,6 @@
 /**
- * Finds columns by their vendor names, across languages and spellings, as spiro's `get_data` does:
- * each canonical quantity has an ordered list of aliases and the first header that matches wins.
+ * Header and label matching for the parts of an export that are not its data table (metadata
+ * labels, ZAN's parameter list); the data tables go through src/formats/table/.
  */
 
 /** Normalises a header for matching: trimmed, lower case, inner whitespace collapsed. */
@@ -23,14 +23,4 @@ export function findColumn(headers: readonly unknown[], aliases: readonly string
     if (i >= 0) return i;
   }
   return -1;
-}
-
-/** Every index whose header equals the alias (for vendors that repeat a name, e.g. two `VO2` columns). */
-export function findAllColumns(headers: readonly unknown[], alias: string): number[] {
-  const a = normaliseHeader(alias);
-  const out: number[] = [];
-  headers.forEach((h, i) => {
-    if (normaliseHeader(h) === a) out.push(i);
-  });
-  return out;
 }

@@ -1,7 +1,8 @@
 /**
- * Picks the format of a file: every plugin scores it; the best must reach MIN_SCORE and beat the
- * runner-up by MARGIN, else the file is refused as ambiguous or unknown. A detector that throws
- * scores zero, so one faulty plugin never blocks the others.
+ * Picks the format of a file: every vendor plugin scores it; the best must reach MIN_SCORE and beat
+ * the runner-up by MARGIN, else the file is refused as ambiguous, or, when nothing reaches
+ * MIN_SCORE, left to a last-resort plugin (the generic table) or refused as unknown. A detector
+ * that throws scores zero, so one faulty plugin never blocks the others.
  */
 import { ServiceError } from '../errors.js';
 import type { FileView } from './file-view.js';
@@ -48,24 +49,43 @@ function surfaceUnreadableContent(file: FileView): void {
   if (text !== null && text.trimStart().startsWith('<')) assertNoEntityDeclarations(text);
 }
 
-/** The plugin that reads this file; throws UNSUPPORTED_FORMAT (with the recovery shape) when none clearly does. */
-export function chooseFormat(file: FileView, plugins: readonly FormatPlugin[]): { plugin: FormatPlugin; candidates: Candidate[] } {
-  const candidates = scoreFormats(file, plugins);
+/** How the chosen format was decided: recognised from content, or the last-resort table reader. */
+export type FormatConfidence = 'detected' | 'last_resort';
+
+/**
+ * The plugin that reads this file. Vendor formats compete first: the best must reach MIN_SCORE and
+ * lead the runner-up by MARGIN, or the file is refused as ambiguous. Only when none reaches
+ * MIN_SCORE is a last-resort format consulted, its score capped at MIN_SCORE. Throws
+ * UNSUPPORTED_FORMAT (with the recovery shape and every candidate's reasons) when nothing reads it.
+ */
+export function chooseFormat(
+  file: FileView,
+  plugins: readonly FormatPlugin[],
+): { plugin: FormatPlugin; candidates: Candidate[]; confidence: FormatConfidence } {
+  const candidates = scoreFormats(file, plugins.filter((p) => !p.meta.last_resort));
   const [best, second] = candidates;
   const shown = candidates.filter((c) => c.score > 0).slice(0, 3);
-  if (!best || best.score < MIN_SCORE) {
-    surfaceUnreadableContent(file);
-    throw new ServiceError('UNSUPPORTED_FORMAT', `${file.filename} is not recognised as any supported export. Convert it to the canonical JSON shape in context.recovery.`, {
-      candidates: shown,
-      recovery: CANONICAL_RECOVERY,
-    });
+  if (best && best.score >= MIN_SCORE) {
+    if (second && best.score - second.score < MARGIN) {
+      throw new ServiceError('UNSUPPORTED_FORMAT', `${file.filename} looks like ${best.format} and ${second.format} alike; refusing to guess. Convert it to the canonical JSON shape in context.recovery.`, {
+        candidates: shown,
+        recovery: CANONICAL_RECOVERY,
+      });
+    }
+    return { plugin: pluginOf(plugins, best), candidates, confidence: 'detected' };
   }
-  if (second && best.score - second.score < MARGIN) {
-    throw new ServiceError('UNSUPPORTED_FORMAT', `${file.filename} looks like ${best.format} and ${second.format} alike; refusing to guess. Convert it to the canonical JSON shape in context.recovery.`, {
-      candidates: shown,
-      recovery: CANONICAL_RECOVERY,
-    });
-  }
-  const plugin = plugins.find((p) => p.meta.id === best.format) as FormatPlugin;
-  return { plugin, candidates };
+  const fallbacks = scoreFormats(file, plugins.filter((p) => p.meta.last_resort)).map((c) => ({ ...c, score: Math.min(c.score, MIN_SCORE) }));
+  const fallback = fallbacks.find((c) => c.score >= MIN_SCORE);
+  if (fallback) return { plugin: pluginOf(plugins, fallback), candidates: [fallback, ...candidates], confidence: 'last_resort' };
+  surfaceUnreadableContent(file);
+  const why = fallbacks.map((c) => c.reasons[c.reasons.length - 1]).filter(Boolean);
+  throw new ServiceError(
+    'UNSUPPORTED_FORMAT',
+    `${file.filename} is not recognised as any supported export${why.length ? `, and ${why.join('; ')}` : ''}. Convert it to the canonical JSON shape in context.recovery.`,
+    { candidates: [...shown, ...fallbacks], recovery: CANONICAL_RECOVERY },
+  );
+}
+
+function pluginOf(plugins: readonly FormatPlugin[], candidate: Candidate): FormatPlugin {
+  return plugins.find((p) => p.meta.id === candidate.format) as FormatPlugin;
 }

@@ -21,6 +21,23 @@ export interface FormatMeta {
   example_files: number;
   /** Caveats a user should know: variants not seen, languages covered. */
   notes?: string;
+  /**
+   * A format of last resort (the generic table): consulted only when no other format reaches the
+   * minimum score, and never scored above it, so any vendor match outranks it.
+   */
+  last_resort?: boolean;
+  /** The layouts this plugin reads, and what each rests on; listed by GET /v1/formats. */
+  variants?: readonly FormatVariant[];
+}
+
+/** What a variant rests on: a real vendor file, one generated from a real file by the tests, a synthetic file, or documentation only. */
+export type VariantEvidence = 'real_file' | 'generated_from_real_file' | 'synthetic' | 'documentation';
+
+/** One layout of a format (language, container, header block or not, units row or not). */
+export interface FormatVariant {
+  name: string;
+  description: string;
+  evidence: VariantEvidence;
 }
 
 /** A detector's verdict: a score in [0, 1] and the evidence for it. */

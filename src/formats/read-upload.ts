@@ -4,7 +4,7 @@
  */
 import { ServiceError } from '../errors.js';
 import type { Recording } from '../recording/recording.js';
-import { chooseFormat, type Candidate } from './detect.js';
+import { chooseFormat, type Candidate, type FormatConfidence } from './detect.js';
 import { FileView } from './file-view.js';
 import type { FormatPlugin } from './format-plugin.js';
 import { CANONICAL_RECOVERY } from './recovery.js';
@@ -16,8 +16,8 @@ export const UPLOAD_LIMITS = {
 
 export interface ReadResult {
   recording: Recording;
-  /** How sure detection was: the winner's and runner-up's scores. */
-  detection: { score: number; runner_up: Candidate | null };
+  /** How sure detection was: the winner's and runner-up's scores, and whether the winner was the last resort. */
+  detection: { score: number; runner_up: Candidate | null; confidence: FormatConfidence };
   bytes: number;
 }
 
@@ -33,7 +33,7 @@ export async function readUpload(filename: string, bytes: Buffer, formats: reado
     throw new ServiceError('UNSUPPORTED_FORMAT', 'The file is empty.', { candidates: [], recovery: CANONICAL_RECOVERY });
   }
   const file = new FileView(filename, bytes);
-  const { plugin, candidates } = chooseFormat(file, formats);
+  const { plugin, candidates, confidence } = chooseFormat(file, formats);
   let recording: Recording;
   try {
     recording = await plugin.parse(file);
@@ -51,7 +51,7 @@ export async function readUpload(filename: string, bytes: Buffer, formats: reado
   }
   return {
     recording,
-    detection: { score: candidates[0].score, runner_up: candidates[1] ?? null },
+    detection: { score: candidates[0].score, runner_up: candidates[1] ?? null, confidence },
     bytes: bytes.length,
   };
 }

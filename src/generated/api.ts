@@ -586,7 +586,7 @@ export interface components {
         /** @description Context of `UNSUPPORTED_FORMAT`. */
         UnsupportedFormatContext: {
             recovery: components["schemas"]["CanonicalRecovery"];
-            /** @description The best-scoring formats and why, best first (empty when nothing scored). */
+            /** @description The best-scoring formats and the evidence each found, best first, then the last-resort `generic-table` with why it could not read the file as a table (empty for an empty file). */
             candidates: components["schemas"]["FormatCandidate"][];
         } & {
             [key: string]: unknown;
@@ -614,7 +614,7 @@ export interface components {
          * @description Id of a supported file format (see GET /v1/formats).
          * @enum {string}
          */
-        FormatId: "canonical-json" | "cosmed-xlsx" | "cortex-metasoft" | "parvo-trueone" | "vyntus-sentrysuite-txt" | "zan-dat" | "mgc-breeze-txt" | "exercise-threshold-app-json" | "pyoxynet-csv";
+        FormatId: "canonical-json" | "cosmed-xlsx" | "cortex-metasoft" | "parvo-trueone" | "vyntus-sentrysuite-txt" | "zan-dat" | "mgc-breeze-txt" | "exercise-threshold-app-json" | "pyoxynet-csv" | "generic-table";
         /** @enum {string} */
         AnalysisName: "vt" | "eov" | "substrate";
         /**
@@ -706,10 +706,10 @@ export interface components {
         SourceInfo: {
             format: components["schemas"]["FormatId"];
             /**
-             * @description How the format was decided (from content detection).
+             * @description How the format was decided. `detected`: a format recognised the file from its content. `last_resort`: no vendor format recognised it, and `generic-table` read it as a table whose columns the column dictionary recognises; its score is capped at the minimum, below any vendor match, and the `column_mapping` parser flag lists how each column and unit was read, so check it.
              * @enum {string}
              */
-            format_confidence: "detected";
+            format_confidence: "detected" | "last_resort";
             bytes: number;
             filename: string;
             detection_score: number;
@@ -1121,6 +1121,19 @@ export interface components {
             /** @description Real example files the parser was built and tested on (0 means built from documentation). */
             example_files: number;
             notes?: string;
+            /** @description Consulted only when no other format reaches the minimum score, and never scored above it (false when absent). */
+            last_resort?: boolean;
+            /** @description The layouts the format reads (language, container, header block, units row), and what each rests on. */
+            variants: components["schemas"]["FormatVariant"][];
+        };
+        FormatVariant: {
+            name: string;
+            description: string;
+            /**
+             * @description `real_file`: a vendor file the tests read. `generated_from_real_file`: a layout the tests generate from a real file (translated headers, another container, a header block removed). `synthetic`: a file written for the tests. `documentation`: known from vendor or peer-tool documentation only.
+             * @enum {string}
+             */
+            evidence: "real_file" | "generated_from_real_file" | "synthetic" | "documentation";
         };
         FormatsResponse: {
             /** @description How detection works, in a sentence. */

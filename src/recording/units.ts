@@ -20,6 +20,24 @@ export function lToMl(l: number): number {
 /** Tokens that mean "no value" in vendor exports. */
 const EMPTY_TOKENS = new Set(['', '-', '--', '---', 'na', 'n/a', 'nan', '*', '.']);
 
+/** Whether a cell is blank or a placeholder for "no value" (as opposed to text that is not a number). */
+export function isPlaceholder(cell: unknown): boolean {
+  if (cell === null || cell === undefined) return true;
+  return typeof cell === 'string' && EMPTY_TOKENS.has(cell.trim().toLowerCase());
+}
+
+/** Powers of ten a double holds exactly (10^0 ... 10^22). */
+const EXACT_POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+/** Decimal digits of an integer a double always holds exactly (below 2^53). */
+const EXACT_DIGITS = 15;
+
+/** What `scanNumber` noticed besides the value; one object per column, reused for every cell. */
+export interface ScanReport {
+  /** Set once a number was read with a decimal comma. */
+  comma: boolean;
+}
+const IGNORED_REPORT: ScanReport = { comma: false };
+
 /**
  * Parses a number as vendors write it: decimal point or decimal comma, surrounding spaces, a
  * trailing unit ("74,8kg" gives 74.8). Returns null for blank or placeholder cells.
@@ -27,32 +45,139 @@ const EMPTY_TOKENS = new Set(['', '-', '--', '---', 'na', 'n/a', 'nan', '*', '.'
 export function parseNumber(cell: unknown): number | null {
   if (typeof cell === 'number') return Number.isFinite(cell) ? cell : null;
   if (typeof cell !== 'string') return null;
-  const s = cell.trim();
-  if (EMPTY_TOKENS.has(s.toLowerCase())) return null;
-  const m = /^[-+]?(\d+[.,]?\d*|[.,]\d+)([eE][-+]?\d+)?/.exec(s);
-  if (!m) return null;
-  let token = m[0];
-  if (token.includes(',') && !token.includes('.')) token = token.replace(',', '.');
-  const v = Number(token);
-  return Number.isFinite(v) ? v : null;
+  return scanNumber(cell, IGNORED_REPORT);
+}
+
+/**
+ * Reads the number at the start of `s` (`[-+]?(\d+[.,]?\d*|[.,]\d+)([eE][-+]?\d+)?` after spaces) in
+ * one pass over its characters, with no regex and no substring in the common case: a mantissa of at
+ * most 15 digits divided by an exact power of ten is correctly rounded, so the value is bit for bit
+ * what `Number()` gives for the same token. Longer mantissas and exponents go through `Number()`.
+ */
+export function scanNumber(s: string, report: ScanReport): number | null {
+  const n = s.length;
+  let i = 0;
+  while (i < n && isSpace(s.charCodeAt(i))) i++;
+  const start = i;
+  let c = s.charCodeAt(i);
+  const negative = c === 45;
+  if (c === 45 || c === 43) c = s.charCodeAt(++i);
+  let mantissa = 0;
+  let digits = 0;
+  let fraction = 0;
+  let separator = -1;
+  while (c >= 48 && c <= 57) {
+    mantissa = mantissa * 10 + (c - 48);
+    digits++;
+    c = s.charCodeAt(++i);
+  }
+  if (c === 46 || c === 44) {
+    const next = s.charCodeAt(i + 1);
+    if (digits > 0 || (next >= 48 && next <= 57)) {
+      separator = c;
+      c = s.charCodeAt(++i);
+      while (c >= 48 && c <= 57) {
+        mantissa = mantissa * 10 + (c - 48);
+        digits++;
+        fraction++;
+        c = s.charCodeAt(++i);
+      }
+    }
+  }
+  if (digits === 0) return null;
+  let end = i;
+  if (c === 101 || c === 69) {
+    let j = i + 1;
+    const sign = s.charCodeAt(j);
+    if (sign === 45 || sign === 43) j++;
+    const firstDigit = j;
+    while (j < n && s.charCodeAt(j) >= 48 && s.charCodeAt(j) <= 57) j++;
+    if (j > firstDigit) end = j;
+  }
+  if (separator === 44) report.comma = true;
+  let value: number;
+  if (end === i && digits <= EXACT_DIGITS) {
+    value = fraction > 0 ? mantissa / EXACT_POW10[fraction] : mantissa;
+    if (negative) value = -value;
+  } else {
+    const token = s.slice(start, end);
+    value = Number(separator === 44 ? token.replace(',', '.') : token);
+  }
+  return Number.isFinite(value) ? value : null;
+}
+
+/** The characters `String.prototype.trim` removes. */
+function isSpace(c: number): boolean {
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 160 ||
+    c === 0xfeff ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
 }
 
 /**
  * Parses a clock-like time to seconds: `ss`, `m:ss`, `mm:ss`, `h:mm:ss`, `hh:mm:ss.z` or
- * `hh:mm:ss,z` (decimal comma for tenths). Returns null when the text is not a time.
+ * `hh:mm:ss,z` (decimal comma for tenths), optionally negative. Returns null when the text is not
+ * a time. One pass over the characters, as for numbers.
  */
 export function parseClock(text: string): number | null {
-  const s = text.trim();
-  const m = /^(-)?(\d+)(?::(\d{1,2}))?(?::(\d{1,2}))?(?:[.,](\d+))?$/.exec(s);
-  if (!m || s === '') return null;
-  const sign = m[1] ? -1 : 1;
-  const parts = [m[2], m[3], m[4]].filter((p): p is string => p !== undefined).map(Number);
-  const frac = m[5] ? Number(`0.${m[5]}`) : 0;
-  let seconds = 0;
-  for (const p of parts) seconds = seconds * 60 + p;
-  // Plain seconds with a fraction ("12.5", "-12,5"): the sign is applied once, from m[1].
-  if (parts.length === 1 && m[5] !== undefined && !s.includes(':')) return sign * Number(`${m[2]}.${m[5]}`);
-  return sign * (seconds + frac);
+  let end = text.length;
+  while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
+  let i = 0;
+  while (i < end && isSpace(text.charCodeAt(i))) i++;
+  const negative = text.charCodeAt(i) === 45;
+  if (negative) i++;
+  const first = i;
+  let firstDigits = 0;
+  let whole = 0;
+  let parts = 0;
+  for (;;) {
+    let value = 0;
+    let digits = 0;
+    for (let c = text.charCodeAt(i); i < end && c >= 48 && c <= 57; c = text.charCodeAt(++i)) {
+      value = value * 10 + (c - 48);
+      digits++;
+    }
+    // The first part takes any number of digits; minutes and seconds after a colon one or two.
+    if (digits === 0 || (parts > 0 && digits > 2)) return null;
+    if (parts === 0) firstDigits = digits;
+    whole = whole * 60 + value;
+    parts++;
+    if (parts === 3 || i >= end || text.charCodeAt(i) !== 58) break;
+    i++;
+  }
+  let frac = 0;
+  let fracDigits = 0;
+  if (i < end) {
+    const c = text.charCodeAt(i++);
+    if (c !== 46 && c !== 44) return null;
+    for (; i < end; i++) {
+      const d = text.charCodeAt(i);
+      if (d < 48 || d > 57) return null;
+      frac = frac * 10 + (d - 48);
+      fracDigits++;
+    }
+    if (fracDigits === 0) return null;
+  }
+  let seconds = whole;
+  if (firstDigits + fracDigits > EXACT_DIGITS) {
+    // Too many digits to stay exact by arithmetic: the decimal text itself, as Number() reads it.
+    const fracText = fracDigits > 0 ? text.slice(end - fracDigits, end) : '0';
+    seconds = parts === 1 ? Number(`${text.slice(first, first + firstDigits)}.${fracText}`) : whole + Number(`0.${fracText}`);
+  } else if (fracDigits > 0) {
+    const p = EXACT_POW10[fracDigits];
+    // Plain seconds with a fraction are one decimal number ("12.5"); a clock adds a fraction of a second.
+    seconds = parts === 1 ? (whole * p + frac) / p : whole + frac / p;
+  }
+  return negative ? -seconds : seconds;
 }
 
 /** Excel stores times as fractions of a day; 0.0003472 is 30 s. */

@@ -2,7 +2,7 @@
  * What the store keeps per upload: the parsed Recording and where it came from. The uploaded bytes
  * are never part of it.
  */
-import type { Candidate } from '../formats/detect.js';
+import type { Candidate, FormatConfidence } from '../formats/detect.js';
 import type { Recording } from '../recording/recording.js';
 
 export interface StoredRecord {
@@ -13,7 +13,8 @@ export interface StoredRecord {
   uploaded_at_ms: number;
   expires_at_ms: number;
   retain_hours: number;
-  detection: { score: number; runner_up: Candidate | null };
+  /** `confidence` is absent from records stored before the last-resort format existed: those were all detected. */
+  detection: { score: number; runner_up: Candidate | null; confidence?: FormatConfidence };
   recording: Recording;
 }
 

@@ -19,7 +19,7 @@ export function uploadSummary(record: StoredRecord): UploadSummary {
     schema_version: SCHEMA_VERSION,
     source: {
       format: rec.format as UploadSummary['source']['format'],
-      format_confidence: 'detected',
+      format_confidence: record.detection.confidence ?? 'detected',
       bytes: record.bytes,
       filename: record.filename,
       detection_score: round(record.detection.score, 3),

@@ -6,12 +6,12 @@
 import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import xlsx from 'node-xlsx';
 import { chooseFormat } from '../../src/formats/detect.js';
 import { FileView } from '../../src/formats/file-view.js';
 import type { FormatPlugin } from '../../src/formats/format-plugin.js';
 import { loadPlugins, PROJECT_ROOT } from '../../src/plugins.js';
 import { coverage, presentChannels, type Recording } from '../../src/recording/recording.js';
+import { readWorkbook, xlsOf } from './variants/grids.js';
 
 /** The fixtures folder of a format. */
 export function fixturesOf(format: string): string {
@@ -80,6 +80,5 @@ export function itDetectsAndSnapshotsEveryFixture(plugin: FormatPlugin, minScore
 
 /** The workbook re-saved as a BIFF8 .xls (OLE container), as an older cart export would be. */
 export function resavedAsXls(xlsxBytes: Buffer): Buffer {
-  const sheets = xlsx.parse(xlsxBytes, { raw: true, blankrows: true, defval: null });
-  return xlsx.build(sheets.map((s) => ({ name: s.name, data: s.data, options: {} })), { writeOptions: { bookType: 'biff8' } });
+  return xlsOf(readWorkbook(xlsxBytes));
 }

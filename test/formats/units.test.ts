@@ -7,6 +7,7 @@ import {
   gasFlowFactorToMl,
   inferGasFlowFactor,
   inferPressureFactor,
+  isPlaceholder,
   kpaToMmhg,
   lToMl,
   MMHG_PER_KPA,
@@ -15,6 +16,7 @@ import {
   parseNumber,
   pressureFactorToMmhg,
   scale,
+  scanNumber,
 } from '../../src/recording/units.js';
 
 /** A raw table with one VO2 column; `extra` overrides any field. */
@@ -78,6 +80,26 @@ describe('src/recording/units.ts', () => {
       expect(parseNumber('kg 70')).to.equal(null);
       expect(parseNumber('Ruhe')).to.equal(null);
     });
+
+    it('gives the same bits as Number() on the token, for short and long mantissas and exponents', () => {
+      for (const token of ['0.1', '1109.942527770996', '0.035398766819450110', '123456789012345678', '-0.000123', '2.5e-3', '6.02E23', '007.50', '-0']) {
+        expect(Object.is(parseNumber(token), Number(token)), token).to.equal(true);
+        expect(Object.is(parseNumber(token.replace('.', ',')), Number(token)), `${token} with a comma`).to.equal(true);
+      }
+    });
+
+    it('reports a decimal comma through the column report, and only then', () => {
+      const report = { comma: false };
+      expect(scanNumber('12.5', report)).to.equal(12.5);
+      expect(report.comma).to.equal(false);
+      expect(scanNumber('1,25', report)).to.equal(1.25);
+      expect(report.comma).to.equal(true);
+    });
+
+    it('tells placeholders (no value) from text that fails to read', () => {
+      for (const cell of [null, undefined, '', ' ', '-', '---', 'NA', 'n/a', 'NaN', '*', '.']) expect(isPlaceholder(cell), String(cell)).to.equal(true);
+      for (const cell of ['Ruhe', 'err', 'x12', 0]) expect(isPlaceholder(cell), String(cell)).to.equal(false);
+    });
   });
 
   describe('parseClock', () => {
@@ -97,6 +119,11 @@ describe('src/recording/units.ts', () => {
       expect(parseClock('-12.5')).to.equal(-12.5);
       expect(parseClock('-0:30')).to.equal(-30);
       expect(parseClock('-240')).to.equal(-240);
+    });
+
+    it('reads long digit runs as Number() reads the decimal text', () => {
+      expect(parseClock('1234567890123456.5')).to.equal(1234567890123456.5);
+      expect(parseClock('1:05.123456789012345678')).to.equal(65 + Number('0.123456789012345678'));
     });
 
     it('gives null for text that is not a time', () => {

@@ -170,6 +170,23 @@ for (const kind of STORE_KINDS) {
         await expectMatchesSpec(res.body, 'uploadCpetContent', 422);
       });
 
+      it('refuses a table without a time column, saying in context.candidates why the generic table could not read it', async () => {
+        const res = await request(app).post('/v1/cpet/content').set('X-API-Key', key).send({ filename: 'summary.csv', content: 'subject,VO2,VCO2\nA,3100,3300\n' }).expect(422);
+        expect(res.body.error).to.equal('UNSUPPORTED_FORMAT');
+        await expectMatchesSpec(res.body, 'uploadCpetContent', 422);
+        const generic = res.body.context.candidates.find((c: { format: string }) => c.format === 'generic-table');
+        expect(generic.reasons.join(' ')).to.match(/no header row .* names a time column .*the closest, line 1, names VO2, VCO2/);
+      });
+
+      it('reads a lab table no vendor format claims as generic-table, last resort, with its column mapping', async () => {
+        const table = 'time,vo2,vco2,ve,hr\n0:10,300,250,10.2,80\n0:13,310,255,10.4,81\n0:16,330,270,11.0,83\n';
+        const res = await request(app).post('/v1/cpet/content').set('X-API-Key', key).send({ filename: 'lab.csv', content: table }).expect(200);
+        await expectMatchesSpec(res.body, 'uploadCpetContent', 200);
+        expect(res.body.source).to.include({ format: 'generic-table', format_confidence: 'last_resort', detection_score: 0.5 });
+        const mapping = res.body.parser_flags.find((f: { code: string }) => f.code === 'column_mapping');
+        expect(mapping.detail).to.contain('vo2 → VO2 in mL/min (from its values)');
+      });
+
       it('refuses a recognised but broken file with PARSER_ERROR saying where', async () => {
         const broken = JSON.stringify({ format: 'cpet-canonical/1', time_s: [0, 1, 2], channels: { VO2: [1, 2] } });
         const res = await request(app).post('/v1/cpet/content').set('X-API-Key', key).send({ filename: 'x.json', content: broken }).expect(422);
@@ -430,6 +447,10 @@ for (const kind of STORE_KINDS) {
         await expectMatchesSpec(res.body, 'listFormats', 200);
         expect(res.body.formats.map((f: { id: string }) => f.id)).to.include('canonical-json');
         expect(res.body.if_unsupported.schema).to.be.an('object');
+        for (const format of res.body.formats as { id: string; variants: unknown[]; last_resort: boolean }[]) {
+          expect(format.variants, format.id).to.not.be.empty;
+          expect(format.last_resort, format.id).to.equal(format.id === 'generic-table');
+        }
       });
     });
 

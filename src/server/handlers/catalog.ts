@@ -63,10 +63,12 @@ export function listFormats(deps: ServiceDeps): Reply {
   return {
     json: {
       detection:
-        `Every format scores the file from its content (header words, section markers, units rows, sheet names, delimiters), ` +
-        `with the extension as one clue among several. The best score must reach ${MIN_SCORE} and lead the runner-up by ${MARGIN}; ` +
-        'otherwise the upload is refused with UNSUPPORTED_FORMAT and the canonical shape to convert into.',
-      formats: deps.plugins.formats.map((f) => ({ ...f.meta })),
+        `Every vendor format scores the file from its content (header words, section markers, units rows, sheet names, delimiters), ` +
+        `with the extension as one clue among several. The best score must reach ${MIN_SCORE} and lead the runner-up by ${MARGIN}, ` +
+        'or the upload is refused with UNSUPPORTED_FORMAT. When no vendor format reaches it, the last-resort generic-table reads any ' +
+        `CSV, TSV or spreadsheet table whose columns the column dictionary recognises (a time column and VO2 with VCO2, or VE), scored at most ${MIN_SCORE} ` +
+        'and reported with format_confidence "last_resort" and a column_mapping flag; otherwise the upload is refused with the canonical shape to convert into.',
+      formats: deps.plugins.formats.map((f) => ({ ...f.meta, last_resort: f.meta.last_resort === true, variants: [...(f.meta.variants ?? [])] })),
       if_unsupported: CANONICAL_RECOVERY,
     },
   };

@@ -1,0 +1,8 @@
+import type { FormatPlugin } from '../../src/formats/format-plugin.js';
+import { detect } from './detect.js';
+import { meta } from './meta.js';
+import { parse } from './parse.js';
+
+/** The generic table: the format of last resort. */
+const plugin: FormatPlugin = { meta, detect, parse };
+export default plugin;
