@@ -30,7 +30,7 @@ describe('vt analysis plugin', () => {
     expect((out.context.available as { name: string }[]).map((m) => m.name)).to.not.include('wasserman');
   });
 
-  it('places the sample thresholds in order with the default engine, near where the generator placed them', async () => {
+  it('recovers the sample placed thresholds within 30 s with the default engine', async () => {
     const out = await plugin.run(sample.recording, request('free'));
     expect(out.status).to.equal('ok');
     if (out.status !== 'ok') return;
@@ -38,10 +38,7 @@ describe('vt analysis plugin', () => {
     expect(out.model.version).to.match(/^v\d+\.\d+\.\d+$/);
     expect(out.model.tier).to.equal('free');
     const f = out.findings as Record<string, number>;
-    // The default reads synthetic tests less closely than the generator's own models did: its card's
-    // evaluation is the accuracy evidence; this guards against a gross change (the sample's VT1 is read
-    // about 75 s late, VT2 within a few seconds).
-    expect(Math.abs(f.vt1_time_s - sample.truth.vt1!.time_s)).to.be.at.most(90);
+    expect(Math.abs(f.vt1_time_s - sample.truth.vt1!.time_s)).to.be.at.most(30);
     expect(Math.abs(f.vt2_time_s - sample.truth.vt2!.time_s)).to.be.at.most(30);
     expect(f.vt1_vo2_ml_min).to.be.lessThan(f.vt2_vo2_ml_min);
   });

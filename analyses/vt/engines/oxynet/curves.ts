@@ -14,11 +14,14 @@
  *   and last rows (that reassignment flips on a test that ends soon after VT2).
  * Each row describes the second `row_time_offset_s` after its window's start (the card says why).
  *
- * The three outputs are independent sigmoids: the heavy column stays high in severe windows and the
- * severe column is often high at rest, so they are not read as one distribution. They are read as
- * two nested comparisons, which are what the thresholds are: P(moderate) = m / (m + h) (VT1 where it
- * falls through one half) and, beyond moderate, q = s / (h + s) (VT2 where it rises through one
- * half); heavy = (1 - P(moderate)) (1 - q) and severe = (1 - P(moderate)) q, so the three sum to one.
+ * The three outputs m, h, s are independent sigmoids (the heavy output stays high in severe windows,
+ * the moderate one lingers into heavy, the severe one is often high at rest), so they are not read as
+ * one distribution but as two nested steps, which are what the thresholds are: beyond moderate with
+ * probability b, and, beyond moderate, severe with probability q; moderate = 1 - b, heavy = b (1 - q),
+ * severe = b q, summing to one. The card names how b and q come from the outputs (`output_reading`):
+ * - `entered_domain`: each from the output of the domain it enters, b = h and q = s (a threshold is
+ *   where the model becomes confident of the new domain);
+ * - `pairwise`: from the pairs pyoxynet's rule compares, b = h / (m + h) and q = s / (h + s).
  */
 import { channel, type Recording } from '../../../../src/recording/recording.js';
 import type { DomainCurves } from '../../decision/curves.js';
@@ -38,6 +41,8 @@ export interface OxynetReading {
   row_time_offset_s: number;
   /** Which output column holds which domain. */
   output_columns: { moderate: number; heavy: number; severe: number };
+  /** How the two nested steps are read from the outputs (see the header). */
+  output_reading: 'entered_domain' | 'pairwise';
 }
 
 /** The reading a card names; throws an InferenceError when it is missing or malformed. */
@@ -49,8 +54,9 @@ export function readingOf(model: RegisteredModel): OxynetReading {
     Number.isInteger(p.stride_s) && (p.stride_s as number) >= 1 &&
     Number.isFinite(p.row_time_offset_s) &&
     cols !== undefined &&
-    [cols.moderate, cols.heavy, cols.severe].sort().join() === '0,1,2';
-  if (!valid) throw new InferenceError(`model ${model.card.name} ${model.card.version}: its card does not fix stride_s, row_time_offset_s and output_columns`);
+    [cols.moderate, cols.heavy, cols.severe].sort().join() === '0,1,2' &&
+    (p.output_reading === 'entered_domain' || p.output_reading === 'pairwise');
+  if (!valid) throw new InferenceError(`model ${model.card.name} ${model.card.version}: its card does not fix stride_s, row_time_offset_s, output_columns and output_reading`);
   return p as OxynetReading;
 }
 
@@ -132,11 +138,10 @@ export async function oxynetCurves(session: ort.InferenceSession, rec: Recording
     const m = at(cm);
     const h = at(ch);
     const s = at(cs);
-    const pm = m + h > 0 ? m / (m + h) : 1;
-    const q = h + s > 0 ? s / (h + s) : 0;
-    curves.moderate[i] = pm;
-    curves.heavy[i] = (1 - pm) * (1 - q);
-    curves.severe[i] = (1 - pm) * q;
+    const [beyond, q] = reading.output_reading === 'entered_domain' ? [h, s] : [m + h > 0 ? h / (m + h) : 0, h + s > 0 ? s / (h + s) : 0];
+    curves.moderate[i] = 1 - beyond;
+    curves.heavy[i] = beyond * (1 - q);
+    curves.severe[i] = beyond * q;
     lastIndex = i;
   }
   return { curves, windows: starts.length, last_index: lastIndex, input: series.input };
