@@ -13,7 +13,7 @@
  * J Appl Physiol 1996) and has heavy tails (kurtosis 5.6-6.6: the odd irregular breath). Humans
  * also sigh, about 12 times an hour at rest (Li et al., Nature 2016).
  */
-import { interp, type Breath } from './breaths.js';
+import { breathRecord, interp, withOutlier, type Breath } from './breaths.js';
 import type { ProtocolPlan } from './protocol.js';
 import type { Rng } from './random.js';
 import type { TrueSignals } from './breaths.js';
@@ -55,7 +55,6 @@ const IRREGULAR_GAIN = 2.5;
 const SIGHS_PER_MIN_AT_REST = 0.2;
 const SIGHS_FADE_BY = 0.3;
 const SIGH = { ve: 1.8, vo2: 1.5, vco2: 1.6, peto2_mmhg: 6, petco2_mmhg: -3 } as const;
-const OUTLIER_FACTORS = [0.3, 0.45, 1.9, 2.4] as const;
 const HR_SD_BPM = 1.5;
 
 /** The VO2 error SD of one test: given, or drawn around the reference scaled by the subject's size (sqrt of VO2peak). */
@@ -98,28 +97,8 @@ export function measuredBreaths(s: TrueSignals, plan: ProtocolPlan, vo2Sd_ml_min
       peto2 += SIGH.peto2_mmhg;
       petco2 += SIGH.petco2_mmhg;
     }
-    if (noise.next() < outlierRate) {
-      const f = noise.pick(OUTLIER_FACTORS);
-      ve *= f;
-      vo2 *= f;
-      vco2 *= f;
-      petco2 -= 5;
-    }
-    const breathRf = 60 / duration;
-    breaths.push({
-      t_end: tEnd,
-      duration,
-      values: {
-        VO2: Math.max(50, vo2),
-        VCO2: Math.max(40, vco2),
-        VE: Math.max(1, ve),
-        RF: breathRf,
-        VT: Math.max(0.1, ve / breathRf),
-        PetO2: peto2,
-        PetCO2: petco2,
-        HR: interp(s.hr, tEnd) + HR_SD_BPM * noise.normal(),
-      },
-    });
+    const read = withOutlier(noise, outlierRate, { ve, vo2, vco2, petco2 });
+    breaths.push(breathRecord(tEnd, duration, { ...read, peto2, hr: interp(s.hr, tEnd) + HR_SD_BPM * noise.normal() }));
     t = tEnd;
   }
   return breaths;

@@ -115,35 +115,50 @@ export function makeBreaths(s: TrueSignals, plan: ProtocolPlan, o: WriteOptions,
     const tEnd = t + duration;
     if (tEnd > plan.end_s) break;
     const common = 1 + cv * rng.normal();
-    let ve = interp(s.ve, tEnd) * common * (1 + 0.5 * cv * rng.normal());
-    let vo2 = interp(s.vo2, tEnd) * common * (1 + cv * rng.normal());
-    let vco2 = interp(s.vco2, tEnd) * common * (1 + 0.8 * cv * rng.normal());
-    let petco2 = interp(s.petco2, tEnd) + 0.8 * rng.normal();
-    if (rng.next() < o.outlier_rate) {
-      const f = rng.pick(OUTLIER_FACTORS);
-      ve *= f;
-      vo2 *= f;
-      vco2 *= f;
-      petco2 -= 5;
-    }
-    const breathRf = 60 / duration;
-    breaths.push({
-      t_end: tEnd,
-      duration,
-      values: {
-        VO2: Math.max(50, vo2),
-        VCO2: Math.max(40, vco2),
-        VE: Math.max(1, ve),
-        RF: breathRf,
-        VT: Math.max(0.1, ve / breathRf),
-        PetO2: interp(s.peto2, tEnd) + 1.2 * rng.normal(),
-        PetCO2: petco2,
-        HR: interp(s.hr, tEnd) + 1.5 * rng.normal(),
-      },
-    });
+    const ve = interp(s.ve, tEnd) * common * (1 + 0.5 * cv * rng.normal());
+    const vo2 = interp(s.vo2, tEnd) * common * (1 + cv * rng.normal());
+    const vco2 = interp(s.vco2, tEnd) * common * (1 + 0.8 * cv * rng.normal());
+    const petco2 = interp(s.petco2, tEnd) + 0.8 * rng.normal();
+    const read = withOutlier(rng, o.outlier_rate, { ve, vo2, vco2, petco2 });
+    const peto2 = interp(s.peto2, tEnd) + 1.2 * rng.normal();
+    breaths.push(breathRecord(tEnd, duration, { ...read, peto2, hr: interp(s.hr, tEnd) + 1.5 * rng.normal() }));
     t = tEnd;
   }
   return breaths;
+}
+
+/** One breath's gas readings before they are written. */
+export interface BreathReadings {
+  vo2: number;
+  vco2: number;
+  ve: number;
+  petco2: number;
+}
+
+/** With probability `rate`, a cough or swallow: every volume scaled by one outlier factor and PetCO2 5 mmHg low. */
+export function withOutlier(rng: Rng, rate: number, r: BreathReadings): BreathReadings {
+  if (!(rng.next() < rate)) return r;
+  const f = rng.pick(OUTLIER_FACTORS);
+  return { vo2: r.vo2 * f, vco2: r.vco2 * f, ve: r.ve * f, petco2: r.petco2 - 5 };
+}
+
+/** The breath as written: volumes kept physical, RF and tidal volume from the breath's own duration. */
+export function breathRecord(tEnd: number, duration: number, r: BreathReadings & { peto2: number; hr: number }): Breath {
+  const breathRf = 60 / duration;
+  return {
+    t_end: tEnd,
+    duration,
+    values: {
+      VO2: Math.max(50, r.vo2),
+      VCO2: Math.max(40, r.vco2),
+      VE: Math.max(1, r.ve),
+      RF: breathRf,
+      VT: Math.max(0.1, r.ve / breathRf),
+      PetO2: r.peto2,
+      PetCO2: r.petco2,
+      HR: r.hr,
+    },
+  };
 }
 
 /** Removes breaths inside `count` stretches of 10-40 s placed during exercise (sensor or mask failures). */
