@@ -5,30 +5,19 @@
  * a folder under formats/ does; the package sits in another working directory's node_modules.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { readUpload } from '../../src/formats/read-upload.js';
 import { checkFixture, listFixtureCases } from '../../src/plugin-kit/fixtures.js';
 import { loadPlugins, PluginError, PROJECT_ROOT } from '../../src/plugins.js';
+import { installWalkthroughPackage, walkthroughFiles, write } from './walkthrough.js';
 
 const run = promisify(execFile);
 const ID = 'acme-cart-csv';
 const PACKAGE = 'acme-cart-csv-format';
 
-/** The walkthrough's files: every fenced block whose info string names `file=<path>`. */
-export function walkthroughFiles(): Map<string, string> {
-  const doc = readFileSync(join(PROJECT_ROOT, 'docs', 'plugins.md'), 'utf8');
-  const files = new Map<string, string>();
-  for (const m of doc.matchAll(/^```\w+ file=(\S+)\n([\s\S]*?)^```$/gm)) files.set(m[1], m[2]);
-  return files;
-}
-
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
 
 describe('a new format plugin, as docs/plugins.md writes it', function () {
   this.timeout(180_000);
@@ -83,12 +72,8 @@ describe('a new format plugin, as docs/plugins.md writes it', function () {
 
   describe('as an npm package in the working directory', () => {
     const work = join(root, 'lab');
-    const pkg = join(work, 'node_modules', PACKAGE);
 
-    before(() => {
-      write(join(pkg, 'package.json'), files.get('package.json') as string);
-      for (const name of ['meta.ts', 'detect.ts', 'parse.ts', 'index.ts']) write(join(pkg, name), files.get(`formats/${ID}/${name}`) as string);
-    });
+    before(() => installWalkthroughPackage(work, PACKAGE));
 
     it('is found through FORMAT_PLUGINS from the working directory, beside every built-in format, and takes the example file', async () => {
       const plugins = await loadPlugins({ packages: [PACKAGE], cwd: work });
