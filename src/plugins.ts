@@ -4,7 +4,8 @@
  * refused, and the registry frozen, so a broken plugin fails at start-up, not on first use.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { register } from 'node:module';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AnalysisPlugin } from './analyses/analysis-plugin.js';
 import type { FormatPlugin } from './formats/format-plugin.js';
@@ -27,21 +28,71 @@ export class PluginError extends Error {
 
 const ANALYSIS_NAMES = ['vt', 'eov', 'substrate'];
 
-/** Loads and validates every plugin under the given root (default: the project), plus extra npm packages. */
-export async function loadPlugins(options: { root?: string; packages?: string[] } = {}): Promise<Plugins> {
+/**
+ * Loads and validates every plugin under the given root (default: the project), plus format
+ * plugins from npm packages (FORMAT_PLUGINS): each is resolved from the service's own
+ * node_modules, else from the working directory's (`cwd`, default process.cwd()); a name starting
+ * with `.` or `/` is a path to the plugin's entry file, relative to the working directory.
+ */
+export async function loadPlugins(options: { root?: string; packages?: string[]; cwd?: string } = {}): Promise<Plugins> {
+  registerResolveHooks();
   const root = options.root ?? PROJECT_ROOT;
   const formats = await loadFolder<FormatPlugin>(join(root, 'formats'));
   const analyses = await loadFolder<AnalysisPlugin>(join(root, 'analyses'));
   for (const name of options.packages ?? []) {
-    const mod = (await import(name)) as { default?: FormatPlugin };
+    const mod = (await importPackage(name, options.cwd ?? process.cwd())) as { default?: FormatPlugin };
     if (!mod.default) throw new PluginError('PLUGIN_NO_DEFAULT_EXPORT', `package ${name} has no default export`);
     formats.push(mod.default);
   }
-  formats.forEach(checkFormat);
+  formats.forEach(checkFormatPlugin);
   analyses.forEach(checkAnalysis);
   refuseDuplicates(formats.map((f) => f.meta.id), 'format');
   refuseDuplicates(analyses.map((a) => a.name), 'analysis');
   return Object.freeze({ formats: Object.freeze(formats), analyses: Object.freeze(analyses) });
+}
+
+let hooksRegistered = false;
+
+/**
+ * Once per thread: `cpet-analysis-service/plugin` resolves to this service wherever the plugin
+ * importing it lives, and a package can be resolved from another folder (src/plugin-kit/resolve-hooks.mjs).
+ */
+function registerResolveHooks(): void {
+  if (hooksRegistered) return;
+  hooksRegistered = true;
+  register(new URL('./plugin-kit/resolve-hooks.mjs', import.meta.url), {
+    data: { selfParentUrl: pathToFileURL(join(PROJECT_ROOT, 'package.json')).href },
+  });
+}
+
+/** A FORMAT_PLUGINS entry, from the service's node_modules or else from the working directory. */
+async function importPackage(name: string, cwd: string): Promise<unknown> {
+  const isPath = name.startsWith('.') || isAbsolute(name);
+  if (!isPath) {
+    try {
+      return await import(name);
+    } catch (err) {
+      if (!isMissing(err, name)) throw err;
+    }
+  }
+  const fromCwd = `cpet-plugin-from:${pathToFileURL(join(resolve(cwd), 'package.json')).href}#${name}`;
+  try {
+    return await import(fromCwd);
+  } catch (err) {
+    if (!isMissing(err, name)) throw err;
+    throw new PluginError(
+      'PLUGIN_NOT_FOUND',
+      isPath ? `format plugin file ${resolve(cwd, name)} does not exist` : `format plugin package ${name} is installed neither in the service (${PROJECT_ROOT}) nor in the working directory (${resolve(cwd)})`,
+    );
+  }
+}
+
+/** Whether an import failed because `name` itself is not there (not one of its own imports). */
+function isMissing(err: unknown, name: string): boolean {
+  const e = err as { code?: string; message?: string };
+  if (e?.code !== 'ERR_MODULE_NOT_FOUND') return false;
+  const target = name.startsWith('.') || isAbsolute(name) ? (name.split('/').pop() ?? name) : name;
+  return (e.message ?? '').includes(`'${target}'`) || (e.message ?? '').includes(`/${target}'`);
 }
 
 async function loadFolder<T>(dir: string): Promise<T[]> {
@@ -58,7 +109,8 @@ async function loadFolder<T>(dir: string): Promise<T[]> {
   return out;
 }
 
-function checkFormat(plugin: FormatPlugin): void {
+/** Checks a format plugin's shape and metadata; throws PluginError saying what is missing. */
+export function checkFormatPlugin(plugin: FormatPlugin): void {
   const m = plugin?.meta;
   const where = m?.id ?? '(unnamed format)';
   if (!m || typeof plugin.detect !== 'function' || typeof plugin.parse !== 'function') {

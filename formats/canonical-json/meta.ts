@@ -1,4 +1,4 @@
-import type { FormatMeta } from '../../src/formats/format-plugin.js';
+import type { FormatMeta } from 'cpet-analysis-service/plugin';
 
 export const meta = {
   id: 'canonical-json',
@@ -11,6 +11,8 @@ export const meta = {
   example_files: 0,
   notes: 'Defined by this service; the synthetic sample (GET /v1/sample) is written in it.',
   variants: [
-    { name: 'canonical', description: 'the canonical JSON object (the synthetic sample of GET /v1/sample is written in it)', evidence: 'synthetic' },
+    { name: 'synthetic-sample', description: 'the synthetic sample as GET /v1/sample serves it: one line, every channel the generator writes, phases and subject', evidence: 'synthetic' },
+    { name: 'minimal', description: 'the fewest fields a file may have: format, time_s and the gas channels', evidence: 'synthetic' },
+    { name: 'gaps-and-markers', description: 'what a converter writes from a 10-s averaged export: missing samples as null, phase starts, subject, the cart\'s own thresholds, sampling', evidence: 'synthetic' },
   ],
 } as const satisfies FormatMeta;

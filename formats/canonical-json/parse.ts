@@ -1,10 +1,5 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { parserError } from '../../src/errors.js';
-import { buildRecording } from '../../src/recording/build.js';
-import type { ChannelData, ChannelName, EmbeddedThreshold, Recording, Subject } from '../../src/recording/recording.js';
-import { CHANNEL_UNITS } from '../../src/recording/recording.js';
-import type { FileView } from '../../src/formats/file-view.js';
-import { CANONICAL_SCHEMA } from '../../src/formats/recovery.js';
+import { buildRecording, CANONICAL_SCHEMA, CHANNEL_UNITS, parserError, type ChannelData, type ChannelName, type EmbeddedThreshold, type FileView, type Recording, type Subject } from 'cpet-analysis-service/plugin';
 
 interface CanonicalDoc {
   time_s: number[];

@@ -1,6 +1,4 @@
-import { normaliseHeader } from '../../src/formats/columns.js';
-import { READ_LIMITS, type FileView } from '../../src/formats/file-view.js';
-import type { DetectResult } from '../../src/formats/format-plugin.js';
+import { normaliseHeader, READ_LIMITS, type DetectResult, type FileView } from 'cpet-analysis-service/plugin';
 import { firstSheet, isSpreadsheetMl } from './grid.js';
 import { headerRow } from './layout.js';
 

@@ -2,8 +2,7 @@
  * MetaSoft writes one table layout to two containers: xlsx (read by the shared sheet reader) and
  * Excel 2003 SpreadsheetML (read by the entity-safe reader). Both become the same rows of cells.
  */
-import type { FileView, Sheet } from '../../src/formats/file-view.js';
-import { readSpreadsheetMl } from '../../src/formats/safe-xml.js';
+import { readSpreadsheetMl, type FileView, type Sheet } from 'cpet-analysis-service/plugin';
 
 /** SpreadsheetML's signature: its namespace or its processing instruction. */
 export function isSpreadsheetMl(head: string): boolean {

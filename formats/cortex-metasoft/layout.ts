@@ -1,5 +1,5 @@
 /** Where the MetaSoft data table sits: the units row starts with the time format, the header is above it. */
-import { normaliseHeader } from '../../src/formats/columns.js';
+import { normaliseHeader } from 'cpet-analysis-service/plugin';
 
 /** First cells of the units row (spiro finds the XML table by `d[,1] == "h:mm:ss"`). */
 const TIME_UNITS = new Set(['h:mm:ss', 'hh:mm:ss', 'hh:mm:ss.z', 'hh:mm:ss,z', 'h:mm:ss.z', 'mm:ss', 'min', 's']);

@@ -1,4 +1,4 @@
-import type { FormatMeta } from '../../src/formats/format-plugin.js';
+import type { FormatMeta } from 'cpet-analysis-service/plugin';
 
 export const meta = {
   id: 'cortex-metasoft',

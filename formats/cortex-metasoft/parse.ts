@@ -5,15 +5,7 @@
  * subject in the label | value rows, the thresholds in the summary table's VT1/VT2 columns, the
  * `W` column that is energy and not load, and the SpreadsheetML container.
  */
-import { parserError } from '../../src/errors.js';
-import { normaliseHeader } from '../../src/formats/columns.js';
-import type { FileView } from '../../src/formats/file-view.js';
-import { locateTable } from '../../src/formats/table/locate.js';
-import { readTable } from '../../src/formats/table/read-table.js';
-import { sheetSource } from '../../src/formats/table/sources.js';
-import { buildRecording } from '../../src/recording/build.js';
-import type { EmbeddedThreshold, ParserFlag, Recording, Subject } from '../../src/recording/recording.js';
-import { excelDayFractionToSeconds, gasFlowFactorToMl, parseClock, parseNumber } from '../../src/recording/units.js';
+import { buildRecording, excelDayFractionToSeconds, gasFlowFactorToMl, locateTable, normaliseHeader, parseClock, parseNumber, parserError, readTable, sheetSource, type EmbeddedThreshold, type FileView, type ParserFlag, type Recording, type Subject } from 'cpet-analysis-service/plugin';
 import { cortexSheet } from './grid.js';
 
 /** Metadata labels in column A (value further right, e.g. `Gewicht | 74,8kg`). */

@@ -1,8 +1,4 @@
-import { nameKey } from '../../src/formats/table/dictionary.js';
-import { textHead } from '../../src/formats/table/delimited-text.js';
-import type { FileView } from '../../src/formats/file-view.js';
-import type { DetectResult } from '../../src/formats/format-plugin.js';
-import { unitKey } from '../../src/formats/table/unit-words.js';
+import { nameKey, textHead, unitKey, type DetectResult, type FileView } from 'cpet-analysis-service/plugin';
 import { metadataLabel, timeColumn } from './sheet-layout.js';
 
 /** Rows of the first sheet (or lines of text) that detection reads: the metadata block and the top of the data table. */

@@ -1,4 +1,4 @@
-import type { FormatPlugin } from '../../src/formats/format-plugin.js';
+import type { FormatPlugin } from 'cpet-analysis-service/plugin';
 import { detect } from './detect.js';
 import { meta } from './meta.js';
 import { parse } from './parse.js';

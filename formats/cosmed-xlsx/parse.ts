@@ -5,13 +5,7 @@
  * metadata block, the barometric pressure, the thresholds on Omnia's results sheet, and the zeros it
  * writes for an oximeter or ergometer that is not connected.
  */
-import { parserError } from '../../src/errors.js';
-import { normaliseHeader } from '../../src/formats/columns.js';
-import type { FileView, Sheet } from '../../src/formats/file-view.js';
-import { readTable } from '../../src/formats/table/read-table.js';
-import { buildRecording } from '../../src/recording/build.js';
-import type { ChannelData, ChannelName, EmbeddedThreshold, ParserFlag, Recording, Subject } from '../../src/recording/recording.js';
-import { excelDayFractionToSeconds, gasFlowFactorToMl, parseClock, parseNumber } from '../../src/recording/units.js';
+import { buildRecording, excelDayFractionToSeconds, gasFlowFactorToMl, normaliseHeader, parseClock, parseNumber, parserError, readTable, type ChannelData, type ChannelName, type EmbeddedThreshold, type FileView, type ParserFlag, type Recording, type Sheet, type Subject } from 'cpet-analysis-service/plugin';
 import { findCosmedTable, METADATA_COLUMNS, metadataLabel } from './sheet-layout.js';
 
 /** Metadata labels (column A, D or G, value to the right) for the subject fields kept: German, English, Italian. */

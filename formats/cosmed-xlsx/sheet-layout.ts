@@ -3,12 +3,7 @@
  * data table from the column whose row-1 header is `t` (column J beside the block, column A when
  * the export holds the data table only), units in row 2.
  */
-import { normaliseHeader } from '../../src/formats/columns.js';
-import type { FileView, Sheet } from '../../src/formats/file-view.js';
-import { textTable, type TextTable } from '../../src/formats/table/delimited-text.js';
-import { locateTable, type TableHeader } from '../../src/formats/table/locate.js';
-import type { TableSource } from '../../src/formats/table/read-table.js';
-import { sheetSource, textSource } from '../../src/formats/table/sources.js';
+import { locateTable, normaliseHeader, sheetSource, textSource, textTable, type FileView, type Sheet, type TableHeader, type TableSource, type TextTable } from 'cpet-analysis-service/plugin';
 
 /** Columns A-H hold the metadata block in both Omnia and PFT Suite exports. */
 export const METADATA_COLUMNS = 8;

@@ -1,5 +1,4 @@
-import type { DetectResult } from '../../src/formats/format-plugin.js';
-import type { FileView } from '../../src/formats/file-view.js';
+import type { DetectResult, FileView } from 'cpet-analysis-service/plugin';
 
 /**
  * Ordered rules over the text of the head (not a full JSON parse, so a cut file is still

@@ -1,4 +1,4 @@
-import type { FormatMeta } from '../../src/formats/format-plugin.js';
+import type { FormatMeta } from 'cpet-analysis-service/plugin';
 
 /** The JSON the Exercise Thresholds app (Oxynet project) reads and writes. */
 export const meta = {

@@ -1,8 +1,4 @@
-import { parserError } from '../../src/errors.js';
-import type { FileView } from '../../src/formats/file-view.js';
-import { buildRecording } from '../../src/recording/build.js';
-import type { ChannelData, ChannelName, EmbeddedThreshold, ParserFlag, Recording } from '../../src/recording/recording.js';
-import { inferGasFlowFactor, inferPressureFactor, parseNumber, scale } from '../../src/recording/units.js';
+import { buildRecording, inferGasFlowFactor, inferPressureFactor, parseNumber, parserError, scale, type ChannelData, type ChannelName, type EmbeddedThreshold, type FileView, type ParserFlag, type Recording } from 'cpet-analysis-service/plugin';
 
 /**
  * Per-breath keys, first match wins. Seen in the real file: t, VE, VO2, VCO2, R, PetO2, PetCO2;

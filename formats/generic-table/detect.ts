@@ -1,6 +1,4 @@
-import { MIN_SCORE } from '../../src/formats/detect.js';
-import type { FileView } from '../../src/formats/file-view.js';
-import type { DetectResult } from '../../src/formats/format-plugin.js';
+import { MIN_SCORE, type DetectResult, type FileView } from 'cpet-analysis-service/plugin';
 import { closestRow, findTable } from './find-table.js';
 
 /**

@@ -2,12 +2,7 @@
  * Where a generic table is: the first sheet of a workbook (or the delimited text) with a header row
  * the column dictionary recognises, in any language it holds: a time column and VO2 with VCO2, or VE.
  */
-import type { FileView } from '../../src/formats/file-view.js';
-import type { ReadQuantity } from '../../src/formats/table/dictionary.js';
-import { textHead, textTable } from '../../src/formats/table/delimited-text.js';
-import { HEADER_SEARCH_ROWS, locateTable, recogniseRow, type TableHeader } from '../../src/formats/table/locate.js';
-import type { TableSource } from '../../src/formats/table/read-table.js';
-import { sheetSource, textSource } from '../../src/formats/table/sources.js';
+import { HEADER_SEARCH_ROWS, locateTable, recogniseRow, sheetSource, textHead, textSource, textTable, type FileView, type ReadQuantity, type TableHeader, type TableSource } from 'cpet-analysis-service/plugin';
 
 /** A time column and VO2 with VCO2, or VE: the least a CPET table must name to be read. */
 function enoughToRead(q: ReadonlySet<ReadQuantity>): boolean {

@@ -1,4 +1,4 @@
-import type { FormatMeta } from '../../src/formats/format-plugin.js';
+import type { FormatMeta } from 'cpet-analysis-service/plugin';
 
 /** Any CSV, TSV or spreadsheet table whose columns the column dictionary recognises. */
 export const meta = {

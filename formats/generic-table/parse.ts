@@ -3,12 +3,7 @@
  * renamed export, a spreadsheet a researcher kept. Every column's fate and every unit decision go
  * into one `column_mapping` flag, so the user can check what was read as what.
  */
-import { parserError } from '../../src/errors.js';
-import type { FileView } from '../../src/formats/file-view.js';
-import { bodyMassFromPerKg } from '../../src/formats/table/body-mass.js';
-import { readTable, type TableColumn } from '../../src/formats/table/read-table.js';
-import { buildRecording } from '../../src/recording/build.js';
-import type { ParserFlag, Recording } from '../../src/recording/recording.js';
+import { bodyMassFromPerKg, buildRecording, parserError, readTable, type FileView, type ParserFlag, type Recording, type TableColumn } from 'cpet-analysis-service/plugin';
 import { findTable } from './find-table.js';
 
 const FORMAT_ID = 'generic-table';

@@ -1,8 +1,4 @@
-import type { DetectResult } from '../../src/formats/format-plugin.js';
-import type { FileView } from '../../src/formats/file-view.js';
-import { nameKey } from '../../src/formats/table/dictionary.js';
-import { textHead } from '../../src/formats/table/delimited-text.js';
-import { isUnitsRow } from '../../src/formats/table/locate.js';
+import { isUnitsRow, nameKey, textHead, type DetectResult, type FileView } from 'cpet-analysis-service/plugin';
 
 /** What the rules look at: the first line's names (as keys), the first data line's cells, the extension. */
 interface Head {

@@ -1,4 +1,4 @@
-import type { FormatMeta } from '../../src/formats/format-plugin.js';
+import type { FormatMeta } from 'cpet-analysis-service/plugin';
 
 /** A tab-separated breath-by-breath export with MGC Diagnostics Breeze's column set. */
 export const meta = {

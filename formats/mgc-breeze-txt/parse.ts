@@ -1,13 +1,4 @@
-import { parserError } from '../../src/errors.js';
-import type { FileView } from '../../src/formats/file-view.js';
-import { bodyMassFromPerKg } from '../../src/formats/table/body-mass.js';
-import { textTable } from '../../src/formats/table/delimited-text.js';
-import { nameKey } from '../../src/formats/table/dictionary.js';
-import { locateTable } from '../../src/formats/table/locate.js';
-import { readTable } from '../../src/formats/table/read-table.js';
-import { textSource } from '../../src/formats/table/sources.js';
-import { buildRecording } from '../../src/recording/build.js';
-import type { ParserFlag, PhaseName, Recording } from '../../src/recording/recording.js';
+import { bodyMassFromPerKg, buildRecording, locateTable, nameKey, parserError, readTable, textSource, textTable, type FileView, type ParserFlag, type PhaseName, type Recording } from 'cpet-analysis-service/plugin';
 
 const FORMAT_ID = 'mgc-breeze-txt';
 

@@ -1,5 +1,4 @@
-import type { FileView } from '../../src/formats/file-view.js';
-import type { DetectResult } from '../../src/formats/format-plugin.js';
+import type { DetectResult, FileView } from 'cpet-analysis-service/plugin';
 import { cellText, parvoHead } from './grid.js';
 
 /** Rows of the head that detection reads: the header block is 23 lines, the column header ends at 29. */

@@ -3,10 +3,7 @@
  * rows: CSV lines (", "-separated, strings quoted and space-padded) through the table layer's
  * delimited reader, workbook rows as the sheet reader gives them.
  */
-import type { FileView } from '../../src/formats/file-view.js';
-import { textHead, textTable } from '../../src/formats/table/delimited-text.js';
-import type { TableSource } from '../../src/formats/table/read-table.js';
-import { sheetSource, textSource } from '../../src/formats/table/sources.js';
+import { sheetSource, textHead, textSource, textTable, type FileView, type TableSource } from 'cpet-analysis-service/plugin';
 
 /** The first sheet (or the text) as a table source, or null for other content. */
 export function parvoSource(file: FileView): TableSource | null {

@@ -5,13 +5,7 @@
  * "Summary") and Breath# for the sampling. The data rows under the header are read by the shared
  * table layer.
  */
-import { parserError } from '../../src/errors.js';
-import type { FileView } from '../../src/formats/file-view.js';
-import { nameKey } from '../../src/formats/table/dictionary.js';
-import { readTable, type TableRead } from '../../src/formats/table/read-table.js';
-import { buildRecording, median } from '../../src/recording/build.js';
-import type { ParserFlag, PhaseName, Recording, SamplingMethod, Subject } from '../../src/recording/recording.js';
-import { decimalMinutesToSeconds, parseNumber, scale } from '../../src/recording/units.js';
+import { buildRecording, decimalMinutesToSeconds, median, nameKey, parseNumber, parserError, readTable, scale, type FileView, type ParserFlag, type PhaseName, type Recording, type SamplingMethod, type Subject, type TableRead } from 'cpet-analysis-service/plugin';
 import { cellText, parvoSource } from './grid.js';
 
 /** Event labels that start a phase; every other event label (RPE, cadence, stage names) is dropped. */

@@ -1,6 +1,4 @@
-import type { DetectResult } from '../../src/formats/format-plugin.js';
-import type { FileView } from '../../src/formats/file-view.js';
-import { textHead } from '../../src/formats/table/delimited-text.js';
+import { textHead, type DetectResult, type FileView } from 'cpet-analysis-service/plugin';
 
 /** Interpolated gas columns pyoxynet writes; the `_I` suffix is its mark. */
 const GAS_COLUMNS = ['vo2_i', 'vco2_i', 've_i'];

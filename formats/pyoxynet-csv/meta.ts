@@ -1,4 +1,4 @@
-import type { FormatMeta } from '../../src/formats/format-plugin.js';
+import type { FormatMeta } from 'cpet-analysis-service/plugin';
 
 /** pyoxynet's 1-Hz interpolated CSV (the Oxynet project's test-data shape). */
 export const meta = {

@@ -1,13 +1,4 @@
-import { parserError } from '../../src/errors.js';
-import type { FileView } from '../../src/formats/file-view.js';
-import { nameKey } from '../../src/formats/table/dictionary.js';
-import { textTable } from '../../src/formats/table/delimited-text.js';
-import { vendorNames } from '../../src/formats/table/header-names.js';
-import { readTable } from '../../src/formats/table/read-table.js';
-import { textSource } from '../../src/formats/table/sources.js';
-import { buildRecording } from '../../src/recording/build.js';
-import type { ParserFlag, Recording, Subject } from '../../src/recording/recording.js';
-import { parseNumber } from '../../src/recording/units.js';
+import { buildRecording, nameKey, parseNumber, parserError, readTable, textSource, textTable, vendorNames, type FileView, type ParserFlag, type Recording, type Subject } from 'cpet-analysis-service/plugin';
 
 const FORMAT_ID = 'pyoxynet-csv';
 

@@ -1,7 +1,4 @@
-import type { DetectResult } from '../../src/formats/format-plugin.js';
-import type { FileView } from '../../src/formats/file-view.js';
-import { textHead } from '../../src/formats/table/delimited-text.js';
-import { locateTable } from '../../src/formats/table/locate.js';
+import { locateTable, textHead, type DetectResult, type FileView } from 'cpet-analysis-service/plugin';
 
 /** Lines the detector reads; the header sits on line 3 in the real file. */
 const HEAD_LINES = 12;

@@ -1,4 +1,4 @@
-import type { FormatMeta } from '../../src/formats/format-plugin.js';
+import type { FormatMeta } from 'cpet-analysis-service/plugin';
 
 /** Vyaire Vyntus CPX / SentrySuite tab-separated text export. */
 export const meta = {

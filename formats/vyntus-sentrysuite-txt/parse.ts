@@ -1,12 +1,4 @@
-import { parserError } from '../../src/errors.js';
-import type { FileView } from '../../src/formats/file-view.js';
-import { bodyMassFromPerKg } from '../../src/formats/table/body-mass.js';
-import { textTable } from '../../src/formats/table/delimited-text.js';
-import { locateTable } from '../../src/formats/table/locate.js';
-import { readTable } from '../../src/formats/table/read-table.js';
-import { textSource } from '../../src/formats/table/sources.js';
-import { buildRecording, median } from '../../src/recording/build.js';
-import type { ParserFlag, Recording, SamplingMethod } from '../../src/recording/recording.js';
+import { bodyMassFromPerKg, buildRecording, locateTable, median, parserError, readTable, textSource, textTable, type FileView, type ParserFlag, type Recording, type SamplingMethod } from 'cpet-analysis-service/plugin';
 
 const FORMAT_ID = 'vyntus-sentrysuite-txt';
 /** SentrySuite puts an identifier line and a blank line above the header; 40 lines is ample. */

@@ -1,5 +1,4 @@
-import type { DetectResult } from '../../src/formats/format-plugin.js';
-import type { FileView } from '../../src/formats/file-view.js';
+import type { DetectResult, FileView } from 'cpet-analysis-service/plugin';
 
 /** The real file has 13 lines before its first `P=` row and ~110 before `[Data]`. */
 const HEAD_LINES = 160;

@@ -1,9 +1,4 @@
-import { parserError } from '../../src/errors.js';
-import { findColumn } from '../../src/formats/columns.js';
-import type { FileView } from '../../src/formats/file-view.js';
-import { buildRecording } from '../../src/recording/build.js';
-import type { ChannelData, ChannelName, ParserFlag, PhaseName, Recording, Subject } from '../../src/recording/recording.js';
-import { inferGasFlowFactor, parseNumber, scale } from '../../src/recording/units.js';
+import { buildRecording, findColumn, inferGasFlowFactor, parseNumber, parserError, scale, type ChannelData, type ChannelName, type FileView, type ParserFlag, type PhaseName, type Recording, type Subject } from 'cpet-analysis-service/plugin';
 
 /**
  * Parameter names (the third field of `P=<id>,<divisor>,<name>`), first match wins. All from the

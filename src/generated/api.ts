@@ -611,11 +611,8 @@ export interface components {
          * @enum {string}
          */
         ChannelName: "VO2" | "VCO2" | "VE" | "RF" | "VT" | "PetO2" | "PetCO2" | "HR" | "Load" | "Speed" | "Grade" | "RER" | "SpO2";
-        /**
-         * @description Id of a supported file format (see GET /v1/formats).
-         * @enum {string}
-         */
-        FormatId: "canonical-json" | "cosmed-xlsx" | "cortex-metasoft" | "parvo-trueone" | "vyntus-sentrysuite-txt" | "zan-dat" | "mgc-breeze-txt" | "exercise-threshold-app-json" | "pyoxynet-csv" | "generic-table";
+        /** @description Id of a supported file format (see GET /v1/formats). The formats are plugins discovered at start-up (a folder under `formats/` or an npm package), so this file lists none: the served document (`/v1/openapi.json`) carries the installed plugins' ids as this schema's `enum`. */
+        FormatId: string;
         /** @enum {string} */
         AnalysisName: "vt" | "eov" | "substrate";
         /**
@@ -637,7 +634,7 @@ export interface components {
             /** @description Retention in hours (default 24, at most 168). */
             retain_hours?: number;
         };
-        /** @description Exactly one of `content` and `content_base64` (a `null` counts as absent); both or neither gives `422 VALIDATION_ERROR`. */
+        /** @description Exactly one of `content` and `content_base64` (a `null` counts as absent); both or neither gives `422 VALIDATION_ERROR`. The `oneOf` states the rule so that generated clients enforce it. */
         ContentUploadRequest: {
             /** @description Original filename with its real extension; the extension selects the parser and is part of format detection. */
             filename: string;
@@ -647,7 +644,17 @@ export interface components {
             content_base64?: string | null;
             /** @description Retention in hours (default 24, at most 168). */
             retain_hours?: number | null;
-        };
+        } & ({
+            filename?: unknown;
+            retain_hours?: unknown;
+            content: string;
+            content_base64?: null;
+        } | {
+            filename?: unknown;
+            retain_hours?: unknown;
+            content_base64: string;
+            content?: null;
+        });
         TicketRequest: {
             /** @description Filename for a posted file that carries none (a raw body without `X-Filename`); its extension is detection evidence. */
             filename?: string | null;
@@ -850,13 +857,13 @@ export interface components {
             cpet_id: string;
             results: components["schemas"]["Envelope"][];
         };
-        /** @description One analysis result. `error`, `message` and `context` are present when `status` is `not_analysable`. */
-        Envelope: {
+        /** @description One analysis result, discriminated by `analysis`; each analysis has its own `findings` and refusal codes. `error`, `message` and `context` are present when `status` is `not_analysable`. */
+        Envelope: components["schemas"]["VtEnvelope"] | components["schemas"]["EovEnvelope"] | components["schemas"]["SubstrateEnvelope"];
+        /** @description What every envelope carries, whatever the analysis. */
+        EnvelopeCommon: {
             analysis: components["schemas"]["AnalysisName"];
             /** @enum {string} */
             status: "ok" | "not_analysable";
-            /** @description Shape depends on `analysis`; null when not analysable. */
-            findings: null | components["schemas"]["VtFindings"] | components["schemas"]["EovFindings"] | components["schemas"]["SubstrateFindings"];
             /**
              * @description Input coverage of VE, VO2, VCO2 and whether the sampling interval is known. Not a confidence in the result.
              * @enum {string}
@@ -871,6 +878,60 @@ export interface components {
                 [key: string]: unknown;
             };
             provenance: components["schemas"]["Provenance"];
+        };
+        /** @description The `vt` envelope (ventilatory thresholds). */
+        VtEnvelope: components["schemas"]["EnvelopeCommon"] & {
+            /** @constant */
+            analysis: "vt";
+            /** @description Null when not analysable. */
+            findings: null | components["schemas"]["VtFindings"];
+            /**
+             * @description The refusal, when `status` is `not_analysable`.
+             * @enum {string}
+             */
+            error?: "INSUFFICIENT_SIGNAL" | "MISSING_CHANNEL" | "TIER_INSUFFICIENT" | "MODEL_NOT_FOUND" | "INFERENCE_FAILED";
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            analysis: "vt";
+        };
+        /** @description The `eov` envelope (exercise oscillatory ventilation, beta). */
+        EovEnvelope: components["schemas"]["EnvelopeCommon"] & {
+            /** @constant */
+            analysis: "eov";
+            /** @description Null when not analysable. */
+            findings: null | components["schemas"]["EovFindings"];
+            /**
+             * @description The refusal, when `status` is `not_analysable`.
+             * @enum {string}
+             */
+            error?: "NO_USABLE_DATA" | "INSUFFICIENT_DURATION" | "MISSING_CHANNEL" | "EOV_FAILED";
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            analysis: "eov";
+        };
+        /** @description The `substrate` envelope (fat and carbohydrate oxidation, FATMAX). */
+        SubstrateEnvelope: components["schemas"]["EnvelopeCommon"] & {
+            /** @constant */
+            analysis: "substrate";
+            /** @description Null when not analysable. */
+            findings: null | components["schemas"]["SubstrateFindings"];
+            /**
+             * @description The refusal, when `status` is `not_analysable`.
+             * @enum {string}
+             */
+            error?: "MISSING_CHANNEL" | "INSUFFICIENT_SIGNAL" | "SUBSTRATE_FAILED";
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            analysis: "substrate";
         };
         Provenance: {
             /** @description Analysis version (currently 2026.08). */
@@ -1064,11 +1125,16 @@ export interface components {
             /** @description Names from GET /v1/metrics; an unknown name gives `422 VALIDATION_ERROR` with `context.available`. */
             metrics: string[];
         };
+        /** @description A metric that ran. The known metrics narrow `value` (see the properties of `ComputeResponse.metrics`). */
         MetricOk: {
             /** @constant */
             status: "ok";
             /** @description The metric's value; its shape is stated by the registry entry. */
             value: unknown;
+            /** @description Where the value came from (e.g. the window of a peak), without changing the value's shape. */
+            detail?: {
+                [key: string]: unknown;
+            };
         };
         MetricUnavailable: {
             /** @constant */
@@ -1081,9 +1147,191 @@ export interface components {
             };
         };
         MetricResult: components["schemas"]["MetricOk"] | components["schemas"]["MetricUnavailable"];
+        /** @description The 30-s window a peak was read in, and the phase its middle falls in (null when no phase can be found). */
+        PeakWindow: {
+            window_s: number;
+            t_start_s: number | null;
+            t_end_s: number | null;
+            n_samples: number;
+            phase: string | null;
+        };
+        /** @description `vo2max` (mL/min), `vemax` (L/min) or `rermax` (ratio): the highest 30-s mean over the whole recording. */
+        PeakMetricResult: {
+            /** @constant */
+            status: "ok";
+            value: number;
+            detail: components["schemas"]["PeakWindow"];
+        } | components["schemas"]["MetricUnavailable"];
+        /** @description `o2_pulse` (mL/beat): mean VO2 over mean HR in the 30-s VO2 peak window. */
+        O2PulseMetricResult: {
+            /** @constant */
+            status: "ok";
+            value: number;
+            detail: components["schemas"]["PeakWindow"] & {
+                vo2_ml_min: number | null;
+                hr_bpm: number | null;
+            };
+        } | components["schemas"]["MetricUnavailable"];
+        /** @description Least squares of VE (L/min) on VCO2 (L/min) over the first part of exercise that `label` names, with the 95 % interval of the slope; `n` counts 10-s bins. */
+        VeVco2Segment: {
+            /** @enum {string} */
+            label: "25%" | "50%" | "75%" | "100%";
+            slope: number | null;
+            ci_low: number | null;
+            ci_high: number | null;
+            n: number;
+            /** @description I (< 30), II (30-35.9), III (36-44.9), IV (>= 45). */
+            ventilatory_class: string | null;
+            t_end_s: number | null;
+        };
+        /** @description `ve_vco2_slope`: the slope over 25, 50, 75 and 100 % of exercise; a segment with too few bins is left out (`detail.omitted` says why). */
+        VeVco2SlopeMetricResult: {
+            /** @constant */
+            status: "ok";
+            value: components["schemas"]["VeVco2Segment"][];
+            detail?: {
+                [key: string]: unknown;
+            };
+        } | components["schemas"]["MetricUnavailable"];
+        /** @description A phase's start and end (s), or null when the recording has no such phase. */
+        PhaseBounds: null | {
+            t_start_s: number | null;
+            t_end_s: number | null;
+        };
+        /** @description `phases`: rest, warm-up, exercise and recovery, from the file's markers or inferred; boundaries carry an error of `expected_error_s`. */
+        PhasesMetricResult: {
+            /** @constant */
+            status: "ok";
+            value: {
+                rest: components["schemas"]["PhaseBounds"];
+                warmup: components["schemas"]["PhaseBounds"];
+                exercise: components["schemas"]["PhaseBounds"];
+                recovery: components["schemas"]["PhaseBounds"];
+                /** @description "file markers", "load", "speed" or "gas signals". */
+                method: string;
+                /** @description Above 1 marks an interval test. */
+                exercise_bouts: number;
+                expected_error_s: number | null;
+                notes: string[];
+            };
+        } | components["schemas"]["MetricUnavailable"];
+        /** @description A landmark's time, VO2 (30-s centred mean, mL/min) and %VO2peak; the breakpoints add `slope_before` and `slope_after`, the others the reading that placed them (`rer`, `ve_vco2`, `petco2_mmhg`). */
+        LandmarkPoint: {
+            t_s: number | null;
+            vo2: number | null;
+            pct_vo2peak: number | null;
+        } & {
+            [key: string]: number | null;
+        };
+        /** @description `landmarks`: V-slope and respiratory compensation breakpoints, RER 1.0 crossing, VE/VCO2 nadir, PetCO2 peak and the 30-s VO2 peak. They corroborate a threshold model and never override it. */
+        LandmarksMetricResult: {
+            /** @constant */
+            status: "ok";
+            value: {
+                /** @description mL/min */
+                vo2peak: number | null;
+                vo2peak_window_s: number;
+                /** @description Keyed `vo2peak_30s`, `v_slope_breakpoint`, `rcp_breakpoint`, `rer_crossing_1.0`, `ve_vco2_nadir`, `petco2_peak`; a landmark that could not be placed is in `not_found` instead. */
+                points: {
+                    [key: string]: components["schemas"]["LandmarkPoint"];
+                };
+                /** @description Why each missing landmark could not be placed. */
+                not_found: {
+                    [key: string]: string;
+                };
+                reading: string;
+            };
+        } | components["schemas"]["MetricUnavailable"];
+        /** @description `substrate_summary`: the headline figures of the substrate analysis. Above RER 1.0 the fat rate is an upper bound; on a ramp (`steady_state` false) FATMAX reads high. */
+        SubstrateSummaryMetricResult: {
+            /** @constant */
+            status: "ok";
+            value: {
+                fatmax_found: boolean;
+                fatmax_reason: string | null;
+                fat_peak_g_min: number;
+                fat_peak_pct_vo2peak: number;
+                fat_peak_load_w: number | null;
+                /** @enum {string} */
+                fat_peak_source: "fitted FATMAX" | "highest window";
+                cho_at_fat_peak_g_min: number;
+                cho_peak_g_min: number;
+                cho_peak_pct_vo2peak: number;
+                crossover_pct_vo2peak: number | null;
+                steady_state: boolean;
+                protocol: string;
+                windows_above_rer_one: number;
+                n_windows: number;
+            };
+        } | components["schemas"]["MetricUnavailable"];
+        /** @description `gas_quality`: the checks the channels allow; `n_checks` counts only those, and an absent check is not a passed check. */
+        GasQualityMetricResult: {
+            /** @constant */
+            status: "ok";
+            value: {
+                /** @enum {string} */
+                verdict: "good" | "fair" | "poor";
+                n_checks: number;
+                n_passed: number;
+                vco2_coherence: number | null;
+                vco2_phase_error_deg: number | null;
+                closure_coherence: number | null;
+                closure_phase_error_deg: number | null;
+                checks: {
+                    name: string;
+                    ran: boolean;
+                    passed: boolean;
+                    detail: string;
+                }[];
+                note: string;
+            };
+        } | components["schemas"]["MetricUnavailable"];
+        /** @description `sampling_adequacy`: the sampling and the band of oscillation periods it resolves. */
+        SamplingAdequacyMetricResult: {
+            /** @constant */
+            status: "ok";
+            value: {
+                raw_interval_s: number | null;
+                /** @enum {string} */
+                method: "breath_by_breath" | "averaged" | "unknown";
+                averaging_s: number | null;
+                period_floor_s: number;
+                period_ceiling_s: number;
+                band_narrowed: boolean;
+                gradable: boolean;
+                note: string;
+            };
+        } | components["schemas"]["MetricUnavailable"];
+        /** @description `clock_integrity`: the time axis as read and after repair. */
+        ClockIntegrityMetricResult: {
+            /** @constant */
+            status: "ok";
+            value: {
+                monotonic_as_read: boolean;
+                repaired: boolean;
+                raw_span_s: number | null;
+                repaired_span_s: number | null;
+                samples_dropped: number;
+                repair_applied: string | null;
+                note: string;
+            };
+        } | components["schemas"]["MetricUnavailable"];
         ComputeResponse: {
             cpet_id: string;
+            /** @description One result per metric named. Each metric of the registry has its own value shape; a name not listed here is a `MetricResult`. */
             metrics: {
+                vo2max?: components["schemas"]["PeakMetricResult"];
+                vemax?: components["schemas"]["PeakMetricResult"];
+                rermax?: components["schemas"]["PeakMetricResult"];
+                o2_pulse?: components["schemas"]["O2PulseMetricResult"];
+                ve_vco2_slope?: components["schemas"]["VeVco2SlopeMetricResult"];
+                phases?: components["schemas"]["PhasesMetricResult"];
+                landmarks?: components["schemas"]["LandmarksMetricResult"];
+                substrate_summary?: components["schemas"]["SubstrateSummaryMetricResult"];
+                gas_quality?: components["schemas"]["GasQualityMetricResult"];
+                sampling_adequacy?: components["schemas"]["SamplingAdequacyMetricResult"];
+                clock_integrity?: components["schemas"]["ClockIntegrityMetricResult"];
+            } & {
                 [key: string]: components["schemas"]["MetricResult"];
             };
         };
@@ -2015,7 +2263,14 @@ export interface operations {
                      *       "metrics": {
                      *         "vo2max": {
                      *           "status": "ok",
-                     *           "value": 3120.5
+                     *           "value": 3120.5,
+                     *           "detail": {
+                     *             "window_s": 30,
+                     *             "t_start_s": 742,
+                     *             "t_end_s": 772,
+                     *             "n_samples": 15,
+                     *             "phase": "exercise"
+                     *           }
                      *         },
                      *         "o2_pulse": {
                      *           "status": "unavailable",

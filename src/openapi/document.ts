@@ -30,14 +30,16 @@ export function loadApiDocument(path: string = API_DOCUMENT_PATH): ApiDocument {
 }
 
 /**
- * A copy of the document whose `FormatId` enum also lists the given format ids (the installed
- * plugins, including ones loaded from npm packages), so the served document names every format the
- * server can report in `source.format`. Ids already listed keep their place; new ones follow.
+ * A copy of the document whose `FormatId` lists the given format ids as its `enum`: the formats are
+ * plugins discovered at start-up (folders under formats/ and npm packages), so the YAML lists none
+ * and adding a format touches no file but its own; the served document names every format the
+ * server can report in `source.format`, in discovery order.
  */
 export function withFormatIds(doc: ApiDocument, ids: readonly string[]): ApiDocument {
   const copy = structuredClone(doc);
   const formatId = copy.components?.schemas?.FormatId;
-  if (!formatId || !Array.isArray(formatId.enum)) throw new Error('the document has no FormatId enum');
-  for (const id of ids) if (!formatId.enum.includes(id)) formatId.enum.push(id);
+  if (!formatId) throw new Error('the document has no FormatId schema');
+  if (ids.length === 0) throw new Error('no format id to list: at least one format plugin must be installed');
+  formatId.enum = [...new Set(ids)];
   return copy;
 }

@@ -1,15 +1,15 @@
 /**
- * The typed client of the CPET API: every operation the web application uses, over openapi-fetch and
- * the types generated from openapi/cpet-api.yaml. Each method answers its typed body or throws
- * `CpetApiError` with the spec's `{error, message, context}`.
+ * The web application's client: the client package (clients/typescript: every API operation, typed
+ * from openapi/cpet-api.yaml) with what only the page needs on top: uploads that report progress,
+ * and the web application's own routes under /v1/web (session cookie, never X-API-Key).
  */
 import createClient from 'openapi-fetch';
-import { call } from './call.js';
+import { createCpetClient as createApiClient, type CpetClient as ApiClient } from '../../clients/typescript/src/index.js';
 import { uploadContent, uploadFile, type ProgressListener } from './upload.js';
 import { createWebRoutes, type WebRoutes } from './web-session.js';
-import type { AnalyzeRequest, AnalyzeResponse, Capabilities, ComputeResponse, ContentUploadRequest, MetricInfo, paths, SampleResponse, SeriesQuery, SeriesResponse, UploadSummary } from './types.js';
+import type { ContentUploadBody, paths, UploadSummary } from './types.js';
 
-export { CpetApiError } from './errors.js';
+export { CpetApiError } from '../../clients/typescript/src/index.js';
 export type { ProgressListener } from './upload.js';
 export type { WebRoutes } from './web-session.js';
 export type * from './types.js';
@@ -21,17 +21,9 @@ export interface CpetClientOptions {
   apiKey: () => string | null;
 }
 
-export interface CpetClient {
-  capabilities(): Promise<Capabilities>;
-  sample(oscillating: boolean): Promise<SampleResponse>;
+export interface CpetClient extends Omit<ApiClient, 'uploadFile' | 'uploadContent'> {
   uploadFile(file: Blob, filename: string, onProgress?: ProgressListener): Promise<UploadSummary>;
-  uploadContent(body: ContentUploadRequest, onProgress?: ProgressListener): Promise<UploadSummary>;
-  summary(cpetId: string): Promise<UploadSummary>;
-  series(cpetId: string, query: SeriesQuery): Promise<SeriesResponse>;
-  analyze(cpetId: string, body: AnalyzeRequest): Promise<AnalyzeResponse>;
-  metrics(): Promise<MetricInfo[]>;
-  compute(cpetId: string, metrics: string[]): Promise<ComputeResponse>;
-  deleteRecording(cpetId: string): Promise<void>;
+  uploadContent(body: ContentUploadBody, onProgress?: ProgressListener): Promise<UploadSummary>;
   /** The web application's own routes (session cookie, never X-API-Key). */
   web: WebRoutes;
 }
@@ -43,29 +35,11 @@ export function createCpetClient(options: CpetClientOptions): CpetClient {
     if (!key) throw new TypeError('Enter an API key first.');
     return key;
   };
-  const keyed = createClient<paths>({ baseUrl });
-  keyed.use({
-    onRequest({ request }) {
-      request.headers.set('X-API-Key', requireKey());
-      return request;
-    },
-  });
-  const plain = createClient<paths>({ baseUrl });
-  const id = (cpetId: string) => ({ path: { cpet_id: cpetId } });
-
+  const api = createApiClient({ baseUrl, apiKey: requireKey });
   return {
-    capabilities: () => call(keyed.GET('/v1/capabilities')),
-    sample: (oscillating) => call(plain.GET('/v1/sample', { params: { query: { oscillating } } })),
+    ...api,
     uploadFile: (file, filename, onProgress) => uploadFile(baseUrl, requireKey(), file, filename, onProgress),
     uploadContent: (body, onProgress) => uploadContent(baseUrl, requireKey(), body, onProgress),
-    summary: (cpetId) => call(keyed.GET('/v1/cpet/{cpet_id}', { params: id(cpetId) })),
-    series: (cpetId, query) => call(keyed.GET('/v1/cpet/{cpet_id}/series', { params: { ...id(cpetId), query } })),
-    analyze: (cpetId, body) => call(keyed.POST('/v1/cpet/{cpet_id}/analyze', { params: id(cpetId), body })),
-    metrics: async () => (await call(keyed.GET('/v1/metrics'))).metrics,
-    compute: (cpetId, metrics) => call(keyed.POST('/v1/cpet/{cpet_id}/compute', { params: id(cpetId), body: { metrics } })),
-    deleteRecording: async (cpetId) => {
-      await call(keyed.DELETE('/v1/cpet/{cpet_id}', { params: id(cpetId) }));
-    },
-    web: createWebRoutes(keyed, plain),
+    web: createWebRoutes(api.api, createClient<paths>({ baseUrl })),
   };
 }

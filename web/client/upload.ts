@@ -1,9 +1,9 @@
 /**
- * Uploads with progress. `fetch` reports no upload progress, so the two upload routes go through
- * XMLHttpRequest; their bodies and answers keep the generated types.
+ * Uploads with progress. `fetch` reports no upload progress, so the page sends its two upload routes
+ * through XMLHttpRequest; their bodies and answers keep the client package's types and errors.
  */
-import { errorFrom } from './errors.js';
-import type { ContentUploadRequest, UploadSummary } from './types.js';
+import { errorFrom } from '../../clients/typescript/src/index.js';
+import type { ContentUploadBody, UploadSummary } from './types.js';
 
 /** Fraction of the request body sent so far, 0 to 1. */
 export type ProgressListener = (fraction: number) => void;
@@ -34,6 +34,6 @@ export function uploadFile(baseUrl: string, apiKey: string, file: Blob, filename
 }
 
 /** POST /v1/cpet/content: a text file's content as JSON. */
-export function uploadContent(baseUrl: string, apiKey: string, body: ContentUploadRequest, onProgress?: ProgressListener): Promise<UploadSummary> {
+export function uploadContent(baseUrl: string, apiKey: string, body: ContentUploadBody, onProgress?: ProgressListener): Promise<UploadSummary> {
   return send(`${baseUrl}/v1/cpet/content`, JSON.stringify(body), { 'X-API-Key': apiKey, 'Content-Type': 'application/json' }, onProgress);
 }

@@ -5,8 +5,7 @@
  * goes with every request. A session that lapsed is started again once, from the same key.
  */
 import type { Client } from 'openapi-fetch';
-import { call } from './call.js';
-import { CpetApiError } from './errors.js';
+import { call, CpetApiError } from '../../clients/typescript/src/index.js';
 import type { AnalyzeRequest, AnalyzeResponse, DomainsResponse, paths, WebModel, WebSession } from './types.js';
 
 export interface WebRoutes {
@@ -25,7 +24,7 @@ export function createWebRoutes(keyed: Client<paths>, plain: Client<paths>): Web
   let session: Promise<WebSession> | null = null;
 
   function start(): Promise<WebSession> {
-    session ??= call(keyed.POST('/v1/web/session')).catch((err: unknown) => {
+    session ??= call(() => keyed.POST('/v1/web/session')).catch((err: unknown) => {
       session = null;
       throw err;
     });
@@ -45,14 +44,14 @@ export function createWebRoutes(keyed: Client<paths>, plain: Client<paths>): Web
 
   const header = (csrf: string) => ({ 'X-CSRF-Token': csrf });
   return {
-    models: () => withSession(async (csrf) => (await call(plain.GET('/v1/web/models', { params: { header: header(csrf) } }))).models),
-    domains: (cpetId, query = {}) => withSession((csrf) => call(plain.GET('/v1/web/cpet/{cpet_id}/domains', { params: { path: { cpet_id: cpetId }, query, header: header(csrf) } }))),
-    analyze: (cpetId, body) => withSession((csrf) => call(plain.POST('/v1/web/cpet/{cpet_id}/analyze', { params: { path: { cpet_id: cpetId }, header: header(csrf) }, body }))),
+    models: () => withSession(async (csrf) => (await call(() => plain.GET('/v1/web/models', { params: { header: header(csrf) } }))).models),
+    domains: (cpetId, query = {}) => withSession((csrf) => call(() => plain.GET('/v1/web/cpet/{cpet_id}/domains', { params: { path: { cpet_id: cpetId }, query, header: header(csrf) } }))),
+    analyze: (cpetId, body) => withSession((csrf) => call(() => plain.POST('/v1/web/cpet/{cpet_id}/analyze', { params: { path: { cpet_id: cpetId }, header: header(csrf) }, body }))),
     async end() {
       if (!session) return;
       const current = await session.catch(() => null);
       session = null;
-      if (current) await call(plain.DELETE('/v1/web/session', { params: { header: header(current.csrf_token) } }));
+      if (current) await call(() => plain.DELETE('/v1/web/session', { params: { header: header(current.csrf_token) } }));
     },
   };
 }
