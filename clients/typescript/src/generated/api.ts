@@ -219,9 +219,10 @@ export interface paths {
          *     An analysis the recording cannot support comes back inside the 200 with
          *     `status: not_analysable` and `error`, `message`, `context`; one refusal never stops the
          *     others. For `vt` that includes `MODEL_NOT_FOUND` (no model by that name or version, or a
-         *     model the API does not serve: the alternative threshold engine `wasserman` is reachable
-         *     from the web application only, spec section 1, so an `X-API-Key` request naming it gets
-         *     `MODEL_NOT_FOUND` with `context.available` listing the models the API serves),
+         *     model the API does not serve: the alternative threshold engines (`wasserman`, the classic
+         *     engine, and `oxynet-cnn`, pyoxynet's own rule) are reachable from the web application only,
+         *     spec section 1, so an `X-API-Key` request naming one gets `MODEL_NOT_FOUND` with
+         *     `context.available` listing the models the API serves),
          *     `TIER_INSUFFICIENT` (the model needs a higher tier) and `INFERENCE_FAILED` (the model could
          *     not run). Request-level failures are `403 MODEL_NOT_ALLOWED` (the key is restricted to
          *     other models) and `403 PRODUCT_NOT_ENABLED`. `500 INFERENCE_FAILED` is given only when no
@@ -845,7 +846,7 @@ export interface components {
         AnalyzeRequest: {
             /** @description Any of `vt`, `eov`, `substrate`, checked by the service (an unknown name gives `422 UNKNOWN_ANALYSIS`). Omitted runs every analysis the key's products allow. */
             analyses?: string[];
-            /** @description Threshold model; omit for the server default (`gandalf`), which matches the web application. `GET /v1/capabilities` lists the models the API serves; the alternative engine is web-only and answers `MODEL_NOT_FOUND`. */
+            /** @description Threshold model; omit for the server default (`gandalf`), which matches the web application. `GET /v1/capabilities` lists the models the API serves; the alternative engines are web-only and answer `MODEL_NOT_FOUND`. */
             model?: string | null;
             /** @description Model version; omit for `latest`. */
             model_version?: string | null;
