@@ -42,9 +42,13 @@ export function maskOutliers(t_s: readonly number[], values: readonly (number | 
     // Relative distance: breath noise scales with the level (about the same CV at rest and at peak).
     if (med > 0) resid[i] = ((values[i] as number) - med) / med;
   }
-  const abs = Array.from(resid).filter(Number.isFinite).map(Math.abs).sort((a, b) => a - b);
-  if (abs.length === 0) return [...values];
-  const mad = abs[abs.length >> 1];
+  let count = 0;
+  const abs = new Float64Array(n);
+  for (let i = 0; i < n; i++) if (Number.isFinite(resid[i])) abs[count++] = Math.abs(resid[i]);
+  if (count === 0) return [...values];
+  // A typed array sorts numerically without a comparator call per pair.
+  abs.subarray(0, count).sort();
+  const mad = abs[count >> 1];
   const limit = k * 1.4826 * mad;
   if (!(limit > 0)) return [...values];
   return values.map((v, i) => (Number.isFinite(resid[i]) && Math.abs(resid[i]) > limit ? null : v));
