@@ -38,6 +38,7 @@ export class FileView {
   readonly bytes: Buffer;
   private cachedText?: { text: string; encoding: TextEncodingName } | null;
   private cachedLines?: string[];
+  private cachedHead?: string[];
   private cachedJson?: { value: unknown } | null;
   private cachedSheets?: Sheet[] | null;
   /** A workbook that failed to open fails the same way for every later caller, without re-inflating. */
@@ -91,11 +92,12 @@ export class FileView {
     return (this.cachedLines = lines);
   }
 
-  /** The first `n` lines, for detectors. */
+  /** The first `n` lines, for detectors (the head is split once and shared by every detector). */
   head(n: number): string[] {
     const text = this.text();
     if (text === null) return [];
-    return text.slice(0, READ_LIMITS.head_bytes).split(/\r\n|\n|\r/).slice(0, n);
+    this.cachedHead ??= text.slice(0, READ_LIMITS.head_bytes).split(/\r\n|\n|\r/);
+    return this.cachedHead.slice(0, n);
   }
 
   /** The text parsed as JSON, or undefined when it is not JSON. */
@@ -173,11 +175,22 @@ export function decodeText(bytes: Buffer): { text: string; encoding: TextEncodin
     encoding = 'utf-16be';
     body = bytes.subarray(2);
   } else {
-    encoding = sniffUtf16(bytes) ?? (isUtf8(bytes) ? 'utf-8' : 'windows-1252');
+    encoding = sniffUtf16(bytes) ?? 'utf-8';
   }
-  const decoder = new TextDecoder(encoding === 'utf-8-bom' ? 'utf-8' : encoding);
-  let text = decoder.decode(body);
-  text = text.replace(/[\x1a\x00]+$/, '');
+  let text: string;
+  if (encoding === 'utf-8') {
+    // Valid UTF-8 is decoded once, by the strict decoder that tells it from cp1252.
+    const utf8 = strictUtf8(bytes);
+    if (utf8 === null) encoding = 'windows-1252';
+    text = utf8 ?? new TextDecoder(encoding).decode(body);
+  } else {
+    text = new TextDecoder(encoding === 'utf-8-bom' ? 'utf-8' : encoding).decode(body);
+  }
+  // Trailing 0x1A (DOS end of file) and NUL padding; a loop from the end, as a regex anchored at the
+  // end would be tried at every position of the text.
+  let end = text.length;
+  while (end > 0 && (text.charCodeAt(end - 1) === 0x1a || text.charCodeAt(end - 1) === 0)) end--;
+  if (end < text.length) text = text.slice(0, end);
   if (looksBinary(text)) return null;
   return { text, encoding };
 }
@@ -198,12 +211,12 @@ function sniffUtf16(bytes: Buffer): 'utf-16le' | 'utf-16be' | null {
   return null;
 }
 
-function isUtf8(bytes: Buffer): boolean {
+/** The bytes as UTF-8, or null when they are not valid UTF-8. */
+function strictUtf8(bytes: Buffer): string | null {
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return true;
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return false;
+    return null;
   }
 }
 
