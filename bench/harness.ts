@@ -1,8 +1,16 @@
 /**
- * Benchmark helpers: medians of repeated runs and a table printer. Benchmarks report; they never
- * assert a speed (shared machines are noisy), so nothing here fails a run.
+ * Benchmark helpers: medians and percentiles of repeated runs and a table printer. Benchmarks
+ * report; they never assert a speed (shared machines are noisy), so nothing here fails a run. A row
+ * with a goal prints the goal beside the figure and says whether it was met.
  */
 import { performance } from 'node:perf_hooks';
+
+/** A goal a figure is read against, and where the goal comes from. */
+export interface Goal {
+  /** How the goal reads, e.g. '<= 10 ms' or '>= 10x spiro'. */
+  text: string;
+  met: boolean;
+}
 
 export interface BenchRow {
   /** What was measured, e.g. 'parse cosmed.xlsx'. */
@@ -11,10 +19,16 @@ export interface BenchRow {
   runs: number;
   /** Extra figures (MB/s, peak MB, ratio), printed as given. */
   extra?: Record<string, string | number>;
+  goal?: Goal;
 }
 
 /** Median wall time of `runs` calls of `fn` after `warmup` unmeasured calls. */
 export async function medianMs(fn: () => unknown | Promise<unknown>, runs = 7, warmup = 1): Promise<number> {
+  return median(await timesMs(fn, runs, warmup));
+}
+
+/** Wall times of `runs` calls of `fn` after `warmup` unmeasured calls, in call order. */
+export async function timesMs(fn: () => unknown | Promise<unknown>, runs: number, warmup = 1): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -22,8 +36,29 @@ export async function medianMs(fn: () => unknown | Promise<unknown>, runs = 7, w
     await fn();
     times.push(performance.now() - t0);
   }
-  times.sort((a, b) => a - b);
-  return times[times.length >> 1];
+  return times;
+}
+
+/** The median of a list (the upper middle of an even count). */
+export function median(values: readonly number[]): number {
+  return percentile(values, 50);
+}
+
+/** The p-th percentile by the nearest-rank method (p99 of 30 values is their maximum). */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (p === 50) return sorted[sorted.length >> 1];
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/** A goal that holds when `value` is at most `limit`. */
+export function atMost(value: number, limit: number, unit: string): Goal {
+  return { text: `<= ${limit} ${unit}`, met: value <= limit };
+}
+
+/** A goal that holds when `value` is at least `limit`. */
+export function atLeast(value: number, limit: number, unit: string): Goal {
+  return { text: `>= ${limit} ${unit}`, met: value >= limit };
 }
 
 /** Prints rows as an aligned table. */
@@ -31,6 +66,7 @@ export function printRows(title: string, rows: BenchRow[]): void {
   console.log(`\n## ${title}`);
   for (const r of rows) {
     const extra = r.extra ? '  ' + Object.entries(r.extra).map(([k, v]) => `${k}=${v}`).join('  ') : '';
-    console.log(`${r.name.padEnd(58)} ${r.median_ms.toFixed(2).padStart(10)} ms (median of ${r.runs})${extra}`);
+    const goal = r.goal ? `  [goal ${r.goal.text}: ${r.goal.met ? 'met' : 'NOT met'}]` : '';
+    console.log(`${r.name.padEnd(58)} ${r.median_ms.toFixed(2).padStart(10)} ms (median of ${r.runs})${extra}${goal}`);
   }
 }

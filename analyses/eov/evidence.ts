@@ -3,11 +3,10 @@
  * coupling, rate against volume drive, and a loop-gain margin. Inputs are grid series; times in s.
  */
 import { GRADED_PERIOD_MAX_S, GRADED_PERIOD_MIN_S } from '../../src/signal/oscillation-band.js';
-import type FFT from 'fft.js';
 import { scaleForPeriod, spectrumLike, waveletRow, type Spectrum, type WaveletRow } from './morlet.js';
 import type { Track } from './ridges.js';
-import { backgroundAt, CLARITY_SIGNIFICANT, type Scalogram } from './scalogram.js';
-import { centredMean, detrend, detrendGain, fitRedNoise, type RedNoise } from './series.js';
+import { CLARITY_SIGNIFICANT, noiseBackground, type NoiseBackground, type Scalogram } from './scalogram.js';
+import { centredMean, detrend, detrendGain, fitRedNoise } from './series.js';
 
 /** Leite et al. 2003: at least 3 regular cycles. */
 export const LEITE_MIN_CYCLES = 3;
@@ -45,17 +44,17 @@ export interface GridChannels {
 /** Spectra of the companion channels, computed once per recording and filtered per event. */
 export interface SideSpectra {
   petco2: Spectrum;
-  petco2_noise: RedNoise;
+  /** PetCO2's own red-noise background, for its clarity at an event's period. */
+  petco2_background: NoiseBackground;
   /** Detrended log VE and log RF, for the drive split; null without breathing frequency. */
   log_ve: Spectrum | null;
   log_rf: Spectrum | null;
   /** Detrended work-rate channels. */
   work: { name: string; values: Float64Array; spectrum: Spectrum }[];
-  fft: FFT;
 }
 
 /** Builds the companion spectra with the same padding and FFT size as the scalogram's `like`. */
-export function sideSpectra(g: GridChannels, like: Spectrum, fft: FFT): SideSpectra {
+export function sideSpectra(g: GridChannels, like: Spectrum): SideSpectra {
   const petco2 = spectrumLike(g.petco2_detrended, like);
   let logVe: Spectrum | null = null;
   let logRf: Spectrum | null = null;
@@ -75,7 +74,7 @@ export function sideSpectra(g: GridChannels, like: Spectrum, fft: FFT): SideSpec
     }
   }
   const work = g.work.map((w) => ({ ...w, spectrum: spectrumLike(detrend(w.values, g.detrend_points), like) }));
-  return { petco2, petco2_noise: fitRedNoise(g.petco2_detrended), log_ve: logVe, log_rf: logRf, work, fft };
+  return { petco2, petco2_background: noiseBackground(petco2, fitRedNoise(g.petco2_detrended), g.detrend_points), log_ve: logVe, log_rf: logRf, work };
 }
 
 /** Everything measured on one event; field names follow the public reference shape. */
@@ -126,14 +125,32 @@ export interface MeasuredEvent {
 export const LOOP_GAIN_METHOD =
   'delay-loop model VE(t) = -G VE(t - T/2) + noise (Khoo et al., J Appl Physiol 1982): G is minus the autocorrelation of detrended VE at half the period over the event; 0 = stable, 1 = self-sustaining';
 
-/** Measures a ridge track as an event. `gasOk` false means PetCO2 may not corroborate. */
-export function measureEvent(track: Track, s: Scalogram, g: GridChannels, side: SideSpectra, bandFloor_s: number, gasOk: boolean): MeasuredEvent {
-  const i0 = track.i[0];
-  const i1 = track.i[track.i.length - 1];
+/** A ridge's spectral peak and band, from the scalogram alone, with the figures an event reports (rounded). */
+export interface EventBand {
+  i0: number;
+  i1: number;
+  period_s: number;
+  lo_s: number;
+  hi_s: number;
+  /** As reported: 0.1 s. */
+  reported: { period_peak_s: number; period_lo_s: number; period_hi_s: number; duration_s: number };
+}
+
+/** A ridge's band with its clarity at the peak period and the VE wavelet row there. */
+export interface EventSpectrum extends EventBand {
+  clarity: number;
+  /** As reported: 0.1. */
+  reported_clarity: number;
+  /** Clarity against the noise level where the event happens (see Scalogram.weight). */
+  local_clarity: number;
+  row: WaveletRow;
+}
+
+/** Measures an event from its spectrum. `gasOk` false means PetCO2 may not corroborate. */
+export function measureEvent(spectrum: EventSpectrum, g: GridChannels, side: SideSpectra, bandFloor_s: number, gasOk: boolean): MeasuredEvent {
+  const { i0, i1, period_s: period, clarity, local_clarity: localClarity, row: ve, reported } = spectrum;
   const dt = g.dt_s;
-  const { period, lo, hi, clarity, localClarity } = eventSpectrum(s, track);
   const gain = detrendGain(period, dt, g.detrend_points);
-  const ve = waveletRow(s.spectrum, period, s.fft);
   // Peak-to-trough amplitude in L/min, and as a fraction of the local VE trend.
   const rel = new Float64Array(i1 - i0 + 1);
   const amp = new Float64Array(i1 - i0 + 1);
@@ -151,7 +168,9 @@ export function measureEvent(track: Track, s: Scalogram, g: GridChannels, side: 
   // Breath noise and EOV amplitude both scale with ventilation, so the relative amplitude read
   // inside the cone is carried to the whole event through its mean VE.
   const amplitude = meanOf(innerRel) * meanRange(g.ve_trend, i0, i1);
-  const cycles = countCycles(g.ve, i0, i1, period, dt);
+  // VE minus its moving average over exactly one period, which leaves that period untouched.
+  const residual = detrend(g.ve, oddPoints(period / dt));
+  const cycles = countCycles(residual, i0, i1, period, dt);
   const co2 = co2Evidence(g, side, ve, i0, i1, period, gain);
   const phaseOff = Math.abs(wrapDeg(co2.phase_deg - 180));
   const co2Moves = co2.clarity >= CLARITY_SIGNIFICANT && co2.coherence >= MIN_COHERENCE;
@@ -161,11 +180,11 @@ export function measureEvent(track: Track, s: Scalogram, g: GridChannels, side: 
   const event: EovEvent = {
     t_start: round(g.t0_s + i0 * dt, 1),
     t_end: round(g.t0_s + i1 * dt, 1),
-    duration_s: round(duration, 1),
-    period_peak_s: round(period, 1),
-    period_lo_s: round(lo, 1),
-    period_hi_s: round(hi, 1),
-    clarity: round(clarity, 1),
+    duration_s: reported.duration_s,
+    period_peak_s: reported.period_peak_s,
+    period_lo_s: reported.period_lo_s,
+    period_hi_s: reported.period_hi_s,
+    clarity: spectrum.reported_clarity,
     n_cycles: cycles.n_cycles,
     cycle_length_sd_pct: cycles.cv === null ? null : round(cycles.cv * 100, 1),
     amplitude_l_min: round(amplitude, 2),
@@ -181,7 +200,7 @@ export function measureEvent(track: Track, s: Scalogram, g: GridChannels, side: 
     drive: drive ? (drive.rf >= drive.vt ? 'respiratory rate' : 'tidal volume') : null,
     drive_rf_fraction: drive ? round(drive.rf, 2) : null,
     drive_vt_fraction: drive ? round(drive.vt, 2) : null,
-    loop_gain_margin: round(loopGain(g.ve, i0, i1, period, dt), 2),
+    loop_gain_margin: round(loopGain(residual, i0, i1, period, dt), 2),
     loop_gain_method: LOOP_GAIN_METHOD,
     protocol_driven_by: protocol,
     graded: period >= GRADED_PERIOD_MIN_S && period <= GRADED_PERIOD_MAX_S && period >= bandFloor_s && protocol === null,
@@ -191,10 +210,11 @@ export function measureEvent(track: Track, s: Scalogram, g: GridChannels, side: 
 
 /**
  * Peak period and half-power band of the event's time-averaged wavelet power (over the local noise
- * level), with a parabola through the log-period maximum; clarity is read at the peak. The detrend scales a pure tone's
- * power by one constant at every scale, so the peak stays at the tone's own period.
+ * level), with a parabola through the log-period maximum. The detrend scales a pure tone's power by
+ * one constant at every scale, so the peak stays at the tone's own period. Needs no wavelet row, so
+ * a ridge whose band or length already rules it out costs no transform.
  */
-function eventSpectrum(s: Scalogram, track: Track): { period: number; lo: number; hi: number; clarity: number; localClarity: number } {
+export function eventBand(s: Scalogram, track: Track): EventBand {
   const i0 = track.i[0];
   const i1 = track.i[track.i.length - 1];
   const m = s.periods_s.length;
@@ -229,7 +249,22 @@ function eventSpectrum(s: Scalogram, track: Track): { period: number; lo: number
     return Math.exp(logP(j) + f * (logP(j + dir) - logP(j)));
   };
   const period = Math.exp(peakLog);
-  const row = waveletRow(s.spectrum, period, s.fft);
+  const lo = edge(-1);
+  const hi = edge(1);
+  return {
+    i0,
+    i1,
+    period_s: period,
+    lo_s: lo,
+    hi_s: hi,
+    reported: { period_peak_s: round(period, 1), period_lo_s: round(lo, 1), period_hi_s: round(hi, 1), duration_s: round((i1 - i0) * s.spectrum.dt_s, 1) },
+  };
+}
+
+/** Clarity of the event at its peak period, against the whole recording's noise and the local noise level. */
+export function eventSpectrum(s: Scalogram, band: EventBand): EventSpectrum {
+  const { i0, i1, period_s } = band;
+  const row = waveletRow(s.spectrum, period_s);
   let p = 0;
   let pLocal = 0;
   for (let i = i0; i <= i1; i++) {
@@ -237,22 +272,26 @@ function eventSpectrum(s: Scalogram, track: Track): { period: number; lo: number
     p += power;
     pLocal += power / s.weight[i];
   }
-  const background = backgroundAt(s.spectrum, s.noise, s.detrend_points, period) * (i1 - i0 + 1);
-  return { period, lo: edge(-1), hi: edge(1), clarity: p / background, localClarity: pLocal / background };
+  const background = s.background_of(period_s) * (i1 - i0 + 1);
+  const clarity = p / background;
+  return { ...band, clarity, reported_clarity: round(clarity, 1), local_clarity: pLocal / background, row };
+}
+
+/** Odd number of grid points nearest `x` (at least 1), for centred windows. */
+function oddPoints(x: number): number {
+  return Math.max(1, 2 * Math.round(x / 2) + 1);
 }
 
 /**
- * Cycles counted in the time domain, independent of the wavelet: VE minus its moving average over
- * exactly one period (which leaves that period untouched), smoothed over a quarter period; peaks at
- * least 0.6 periods apart. Returns completed cycles and the cycle-length coefficient of variation.
+ * Cycles counted in the time domain, independent of the wavelet: `residual` is VE minus its moving
+ * average over exactly one period, smoothed here over a quarter period; peaks at least 0.6 periods
+ * apart. Returns completed cycles and the cycle-length coefficient of variation.
  */
-function countCycles(ve: Float64Array, i0: number, i1: number, period: number, dt: number): { n_cycles: number; cv: number | null } {
-  const odd = (x: number): number => Math.max(1, 2 * Math.round(x / 2) + 1);
-  const residual = detrend(ve, odd(period / dt));
-  const smooth = centredMean(residual, odd(period / 4 / dt));
+function countCycles(residual: Float64Array, i0: number, i1: number, period: number, dt: number): { n_cycles: number; cv: number | null } {
+  const smooth = centredMean(residual, oddPoints(period / 4 / dt));
   const minSep = (0.6 * period) / dt;
   const peaks: number[] = [];
-  for (let i = Math.max(i0, 1); i <= Math.min(i1, ve.length - 2); i++) {
+  for (let i = Math.max(i0, 1); i <= Math.min(i1, residual.length - 2); i++) {
     if (!(smooth[i] > smooth[i - 1] && smooth[i] >= smooth[i + 1] && smooth[i] > 0)) continue;
     const last = peaks[peaks.length - 1];
     if (last !== undefined && i - last < minSep) {
@@ -297,7 +336,7 @@ interface Co2Evidence {
 
 /** PetCO2 against VE at the event's period: cross-wavelet phase, coherence, clarity, amplitude. */
 function co2Evidence(g: GridChannels, side: SideSpectra, ve: WaveletRow, i0: number, i1: number, period: number, gain: number): Co2Evidence {
-  const co2 = waveletRow(side.petco2, period, side.fft);
+  const co2 = waveletRow(side.petco2, period);
   let cre = 0;
   let cim = 0;
   let pv = 0;
@@ -326,7 +365,7 @@ function co2Evidence(g: GridChannels, side: SideSpectra, ve: WaveletRow, i0: num
   // Circular SD of the point-wise phase difference, then the error of the mean over independent cycles.
   const r = Math.min(1, Math.hypot(unitRe, unitIm) / n);
   const circSd = r > 0 ? Math.sqrt(-2 * Math.log(r)) : Math.PI;
-  const background = backgroundAt(side.petco2, side.petco2_noise, g.detrend_points, period);
+  const background = side.petco2_background(period);
   const amplitude = ampSum / n;
   return {
     phase_deg: (Math.atan2(cim, cre) * 180) / Math.PI,
@@ -354,8 +393,8 @@ function couplingLabel(moves: boolean, coherence: number, phase: number): string
  */
 function driveSplit(side: SideSpectra, i0: number, i1: number, period: number): { rf: number; vt: number } | null {
   if (!side.log_ve || !side.log_rf) return null;
-  const wv = waveletRow(side.log_ve, period, side.fft);
-  const wr = waveletRow(side.log_rf, period, side.fft);
+  const wv = waveletRow(side.log_ve, period);
+  const wr = waveletRow(side.log_rf, period);
   let proj = 0;
   let pv = 0;
   for (let i = i0; i <= i1; i++) {
@@ -379,7 +418,7 @@ const MIN_WORK_SWING_OF_VE = 0.5;
  */
 function protocolDriver(side: SideSpectra, ve: WaveletRow, i0: number, i1: number, period: number, gain: number, veSwing: number): string | null {
   for (const w of side.work) {
-    const row = waveletRow(w.spectrum, period, side.fft);
+    const row = waveletRow(w.spectrum, period);
     let cre = 0;
     let cim = 0;
     let pw = 0;
@@ -401,10 +440,11 @@ function protocolDriver(side: SideSpectra, ve: WaveletRow, i0: number, i1: numbe
   return null;
 }
 
-/** Loop-gain margin by the delay-loop model (see LOOP_GAIN_METHOD), clamped to [0, 1]. */
-function loopGain(ve: Float64Array, i0: number, i1: number, period: number, dt: number): number {
-  const odd = (x: number): number => Math.max(1, 2 * Math.round(x / 2) + 1);
-  const residual = detrend(ve, odd(period / dt));
+/**
+ * Loop-gain margin by the delay-loop model (see LOOP_GAIN_METHOD), clamped to [0, 1], on VE minus
+ * its moving average over one period.
+ */
+function loopGain(residual: Float64Array, i0: number, i1: number, period: number, dt: number): number {
   const lag = Math.max(1, Math.round(period / 2 / dt));
   if (i1 - i0 <= lag + 2) return 0;
   const m = meanRange(residual, i0, i1);

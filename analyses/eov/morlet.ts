@@ -44,13 +44,13 @@ function spectrumPadded(values: Float64Array, dt_s: number, padPoints: number): 
   const pad = Math.max(0, Math.min(n - 1, padPoints));
   let size = 2;
   while (size < n + 2 * pad) size <<= 1;
-  const input = new Array<number>(size).fill(0);
+  const input = new Float64Array(size);
   for (let i = 0; i < n; i++) input[pad + i] = values[i];
   for (let i = 1; i <= pad; i++) {
     input[pad - i] = values[i];
     input[pad + n - 1 + i] = values[n - 1 - i];
   }
-  const fft = new FFT(size);
+  const fft = fftFor(size);
   const out = fft.createComplexArray();
   fft.realTransform(out, input);
   fft.completeSpectrum(out);
@@ -81,16 +81,20 @@ export interface WaveletRow {
   im: Float64Array;
 }
 
-/** Work arrays per FFT instance, reused across rows: allocation dominated the transform otherwise. */
-const workspaces = new WeakMap<FFT, { filtered: number[]; out: number[] }>();
+/** Work arrays per FFT size, reused across rows: allocation dominated the transform otherwise. */
+const workspaces = new Map<number, { filtered: number[]; out: number[] }>();
 
-/** Wavelet coefficients of a spectrum at one period (analytic Morlet, amplitude normalised). */
-export function waveletRow(spec: Spectrum, period_s: number, fft: FFT = new FFT(spec.size)): WaveletRow {
-  const { size, bins, n, pad, dt_s } = spec;
-  let work = workspaces.get(fft);
+/**
+ * The inverse transform of the spectrum through the Morlet filter at one period, left in the
+ * workspace's `out` (interleaved, padded length) until the next row of the same size.
+ */
+function filteredSeries(spec: Spectrum, period_s: number): number[] {
+  const { size, bins, dt_s } = spec;
+  const fft = fftFor(size);
+  let work = workspaces.get(size);
   if (!work) {
-    work = { filtered: fft.createComplexArray().fill(0), out: fft.createComplexArray() };
-    workspaces.set(fft, work);
+    work = { filtered: fft.createComplexArray(), out: fft.createComplexArray() };
+    workspaces.set(size, work);
   }
   const { filtered, out } = work;
   const scale = scaleForPeriod(period_s);
@@ -105,6 +109,13 @@ export function waveletRow(spec: Spectrum, period_s: number, fft: FFT = new FFT(
     filtered[2 * k] = 0;
     filtered[2 * k + 1] = 0;
   }
+  return out;
+}
+
+/** Wavelet coefficients of a spectrum at one period (analytic Morlet, amplitude normalised). */
+export function waveletRow(spec: Spectrum, period_s: number): WaveletRow {
+  const { n, pad } = spec;
+  const out = filteredSeries(spec, period_s);
   const re = new Float64Array(n);
   const im = new Float64Array(n);
   for (let i = 0; i < n; i++) {
@@ -112,6 +123,19 @@ export function waveletRow(spec: Spectrum, period_s: number, fft: FFT = new FFT(
     im[i] = out[2 * (pad + i) + 1];
   }
   return { re, im };
+}
+
+/** Wavelet power |W|^2 of a spectrum at one period, without keeping the coefficients. */
+export function waveletPower(spec: Spectrum, period_s: number): Float64Array {
+  const { n, pad } = spec;
+  const out = filteredSeries(spec, period_s);
+  const power = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const re = out[2 * (pad + i)];
+    const im = out[2 * (pad + i) + 1];
+    power[i] = re * re + im * im;
+  }
+  return power;
 }
 
 /**
@@ -129,7 +153,15 @@ export function expectedNoisePower(size: number, dt_s: number, period_s: number,
   return sum / size;
 }
 
-/** A shared FFT instance for one size (the tables cost as much as a transform to build). */
-export function fftFor(size: number): FFT {
-  return new FFT(size);
+/** FFT instances by size, kept for the process: a power of two up to the grid's cap, so few. */
+const ffts = new Map<number, FFT>();
+
+/** The shared FFT instance for one size (its tables cost as much as a transform to build and never change). */
+function fftFor(size: number): FFT {
+  let fft = ffts.get(size);
+  if (!fft) {
+    fft = new FFT(size);
+    ffts.set(size, fft);
+  }
+  return fft;
 }

@@ -30,7 +30,6 @@ export function traceRidges(s: Scalogram, threshold = CLARITY_RIDGE): Track[] {
   const clar = new Float64Array(nPeriods);
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < nPeriods; j++) clar[j] = clarityAt(s, j, i);
-    const taken = new Set<Track>();
     for (let j = 0; j < nPeriods; j++) {
       const c = clar[j];
       if (c < threshold) continue;
@@ -43,7 +42,8 @@ export function traceRidges(s: Scalogram, threshold = CLARITY_RIDGE): Track[] {
       let best: Track | null = null;
       let bestJump = Number.POSITIVE_INFINITY;
       for (const t of open) {
-        if (taken.has(t)) continue;
+        // A track already extended at this time ends at it.
+        if (t.i[t.i.length - 1] === i) continue;
         const jump = Math.abs(t.j[t.j.length - 1] - j);
         if (jump <= MAX_JUMP_VOICES && jump < bestJump) {
           best = t;
@@ -56,7 +56,6 @@ export function traceRidges(s: Scalogram, threshold = CLARITY_RIDGE): Track[] {
       }
       best.i.push(i);
       best.j.push(j);
-      taken.add(best);
     }
     for (let k = open.length - 1; k >= 0; k--) {
       const t = open[k];

@@ -6,7 +6,7 @@ import type { AnalysisOutcome, AnalysisRequest, ModelRef } from '../../src/analy
 import { durationS, type Recording } from '../../src/recording/recording.js';
 import { phasesOf } from '../../src/signal/phases.js';
 import { GRADED_PERIOD_MAX_S } from '../../src/signal/oscillation-band.js';
-import { measureEvent, sideSpectra, type GridChannels, type MeasuredEvent } from './evidence.js';
+import { eventBand, eventSpectrum, measureEvent, sideSpectra, type GridChannels, type MeasuredEvent, type SideSpectra } from './evidence.js';
 import { gasQuality } from './gas-quality.js';
 import { grade, type ExerciseSpan } from './grading.js';
 import { medicationAdjustment } from './medications.js';
@@ -113,16 +113,21 @@ function analyse(rec: Recording, request: AnalysisRequest, admitted: Exclude<Ret
   const scalogram = buildScalogram(g.ve_detrended, dt, periodGrid(lo, GRADED_PERIOD_MAX_S), points);
   const gas = gasQuality(rec);
   const events: MeasuredEvent[] = [];
-  const side = sideSpectra(g, scalogram.spectrum, scalogram.fft);
+  // The companion spectra are needed only once some ridge qualifies as an event.
+  let side: SideSpectra | null = null;
   for (const track of traceRidges(scalogram)) {
     // Cheap screen first: a ridge shorter than three of the shortest periods it visited cannot qualify.
     let shortest = Number.POSITIVE_INFINITY;
     for (const j of track.j) shortest = Math.min(shortest, scalogram.periods_s[j]);
     if ((track.i[track.i.length - 1] - track.i[0]) * dt < MIN_EVENT_CYCLES * shortest * SCREEN_MARGIN) continue;
-    const measured = measureEvent(track, scalogram, g, side, admitted.band.period_floor_s, gas.verdict !== 'poor');
-    const e = measured.event;
-    const peaked = e.period_hi_s / e.period_lo_s <= MAX_BAND_RATIO;
-    if (peaked && e.duration_s >= MIN_EVENT_CYCLES * e.period_peak_s && Math.min(e.clarity, measured.local_clarity) >= CLARITY_RIDGE) events.push(measured);
+    // The event criteria read the figures as reported; band and length need no wavelet row, so they go first.
+    const band = eventBand(scalogram, track);
+    const peaked = band.reported.period_hi_s / band.reported.period_lo_s <= MAX_BAND_RATIO;
+    if (!(peaked && band.reported.duration_s >= MIN_EVENT_CYCLES * band.reported.period_peak_s)) continue;
+    const spectrum = eventSpectrum(scalogram, band);
+    if (!(Math.min(spectrum.reported_clarity, spectrum.local_clarity) >= CLARITY_RIDGE)) continue;
+    side ??= sideSpectra(g, scalogram.spectrum);
+    events.push(measureEvent(spectrum, g, side, admitted.band.period_floor_s, gas.verdict !== 'poor'));
   }
   const index = (t: number): number => Math.min(n - 1, Math.max(0, Math.round((t - t0) / dt)));
   const exercise: ExerciseSpan = phases ? { from: index(phases.exercise.t_start_s), to: index(phases.exercise.t_end_s) } : { from: 0, to: n - 1 };

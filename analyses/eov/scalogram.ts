@@ -3,8 +3,7 @@
  * its `clarity`, the power over the recording's own red-noise background at that period
  * (Torrence and Compo 1998: the 95 % point of the chi-square(2)/2 background ratio is 3.0).
  */
-import type FFT from 'fft.js';
-import { expectedNoisePower, fftFor, spectrumOf, waveletRow, type Spectrum } from './morlet.js';
+import { expectedNoisePower, spectrumOf, waveletPower, waveletRow, type Spectrum } from './morlet.js';
 import { centredMean, detrendGainAtBin, fitRedNoise, redNoisePower, type RedNoise } from './series.js';
 
 /** Periods per octave: fine enough to place a peak within a few per cent before interpolation. */
@@ -33,9 +32,9 @@ export interface Scalogram {
    * ventilation, so an event must also stand out against the noise where it happens.
    */
   weight: Float64Array;
+  /** The same background at any period (an event's peak falls between the grid's periods). */
+  background_of: NoiseBackground;
   spectrum: Spectrum;
-  fft: FFT;
-  noise: RedNoise;
   detrend_points: number;
 }
 
@@ -48,12 +47,21 @@ export function periodGrid(lo_s: number, hi_s: number): Float64Array {
   return out;
 }
 
-/** Background power at one period for a spectrum, given the detrend window and the red-noise fit. */
-export function backgroundAt(spec: Spectrum, noise: RedNoise, detrendPts: number, period_s: number): number {
-  return expectedNoisePower(spec.size, spec.dt_s, period_s, (k) => {
+/** Expected background power of one spectrum's noise at any period. */
+export type NoiseBackground = (period_s: number) => number;
+
+/**
+ * The background of a spectrum's red noise through the detrend, at any period. The noise power at
+ * each FFT bin is tabulated once (the trigonometry would otherwise be redone at every period asked).
+ */
+export function noiseBackground(spec: Spectrum, noise: RedNoise, detrendPts: number): NoiseBackground {
+  const half = spec.size / 2;
+  const perBin = new Float64Array(half);
+  for (let k = 0; k < half; k++) {
     const g = detrendGainAtBin(k, spec.size, detrendPts);
-    return redNoisePower(noise, k, spec.size) * g * g;
-  });
+    perBin[k] = redNoisePower(noise, k, spec.size) * g * g;
+  }
+  return (period_s) => expectedNoisePower(spec.size, spec.dt_s, period_s, (k) => perBin[k]);
 }
 
 /** Scalogram of a detrended series over `periods_s`. */
@@ -61,28 +69,22 @@ export function buildScalogram(detrended: Float64Array, dt_s: number, periods_s:
   const longest = periods_s[periods_s.length - 1];
   // Mirror about two wavelet widths of the longest period so its filter never reaches the FFT's wrap.
   const spectrum = spectrumOf(detrended, dt_s, 2 * longest);
-  const fft = fftFor(spectrum.size);
   const power: Float64Array[] = [];
-  for (let j = 0; j < periods_s.length; j++) {
-    const row = waveletRow(spectrum, periods_s[j], fft);
-    const p = new Float64Array(row.re.length);
-    for (let i = 0; i < p.length; i++) p[i] = row.re[i] * row.re[i] + row.im[i] * row.im[i];
-    power.push(p);
-  }
-  const backgroundFor = (noise: RedNoise): Float64Array =>
-    Float64Array.from(periods_s, (p) => backgroundAt(spectrum, noise, detrendPts, p));
+  for (let j = 0; j < periods_s.length; j++) power.push(waveletPower(spectrum, periods_s[j]));
+  const backgroundFor = (at: NoiseBackground): Float64Array => Float64Array.from(periods_s, (p) => at(p));
   // 1. A first red-noise fit over the whole series: an oscillation inflates it.
   const first = fitRedNoise(detrended);
   // 2. Notch out the significant peaks of the time-averaged spectrum and refit on what is left, so
   //    the background is the recording's own noise, not the oscillation being tested against it.
-  const peaks = significantPeaks(power, backgroundFor(first), periods_s);
+  const peaks = significantPeaks(power, backgroundFor(noiseBackground(spectrum, first, detrendPts)), periods_s);
   const residual = Float64Array.from(detrended);
   for (const j of peaks) {
-    const row = waveletRow(spectrum, periods_s[j], fft);
+    const row = waveletRow(spectrum, periods_s[j]);
     for (let i = 0; i < residual.length; i++) residual[i] -= 2 * row.re[i];
   }
   const noise = peaks.length ? fitRedNoise(residual) : first;
-  return { periods_s, power, background: backgroundFor(noise), weight: noiseWeight(detrended, dt_s), spectrum, fft, noise, detrend_points: detrendPts };
+  const backgroundOf = noiseBackground(spectrum, noise, detrendPts);
+  return { periods_s, power, background: backgroundFor(backgroundOf), background_of: backgroundOf, weight: noiseWeight(detrended, dt_s), spectrum, detrend_points: detrendPts };
 }
 
 /** Window over which the local noise level is measured, s. */

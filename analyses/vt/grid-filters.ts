@@ -3,6 +3,7 @@
  * cough and swallow breaths, a centred moving mean, and min-max scaling. Uniform-grid versions
  * are simpler and faster than the time-based ones, and every vt engine works on the 1-Hz grid.
  */
+import { IndexedHeap, sortsBefore } from './indexed-heap.js';
 
 /** Replaces NaN by linear interpolation between valid neighbours, and edges by the nearest valid value. */
 export function fillGaps(values: Float64Array): Float64Array {
@@ -22,19 +23,44 @@ export function fillGaps(values: Float64Array): Float64Array {
   return out;
 }
 
-/** Running median over `2 * half + 1` points (shrinking at the edges); input must be NaN-free. */
+/**
+ * Running median over `2 * half + 1` points (shrinking at the edges; an even count gives the mean
+ * of its two middle samples); input must be NaN-free. O(log w) per step: the window's lower half
+ * in a max-heap, its upper half in a min-heap, the leaving sample removed where it sits. Samples
+ * are ordered by value, then by index, the order a stable sort of the window gives them, so the
+ * median is the very sample (the same bits, -0 included) that sorting each window would pick.
+ */
 export function medianFilter(values: Float64Array, half: number): Float64Array {
   const n = values.length;
   const out = new Float64Array(n);
-  const win: number[] = [];
+  if (n === 0) return out;
+  // A step adds before it drops, so the window briefly holds 2 * half + 2 samples.
+  const capacity = Math.min(n, 2 * half + 2);
+  const slot = new Int32Array(n).fill(-1);
+  // lower: the smallest ceil(w / 2) samples, largest on top; upper: the rest, smallest on top.
+  const lower = new IndexedHeap(capacity, slot, values, true);
+  const upper = new IndexedHeap(capacity, slot, values, false);
+  const balance = (): void => {
+    if (lower.size > upper.size + 1) upper.push(lower.pop());
+    else if (lower.size < upper.size) lower.push(upper.pop());
+  };
+  const add = (i: number): void => {
+    if (lower.size === 0 || sortsBefore(values, i, lower.top())) lower.push(i);
+    else upper.push(i);
+    balance();
+  };
+  const drop = (i: number): void => {
+    if (lower.holds(i)) lower.remove(i);
+    else upper.remove(i);
+    balance();
+  };
+  for (let j = 0; j <= Math.min(n - 1, half); j++) add(j);
   for (let i = 0; i < n; i++) {
-    win.length = 0;
-    const lo = Math.max(0, i - half);
-    const hi = Math.min(n - 1, i + half);
-    for (let j = lo; j <= hi; j++) win.push(values[j]);
-    win.sort((a, b) => a - b);
-    const m = win.length >> 1;
-    out[i] = win.length % 2 ? win[m] : (win[m - 1] + win[m]) / 2;
+    if (i > 0) {
+      if (i + half < n) add(i + half);
+      if (i - half - 1 >= 0) drop(i - half - 1);
+    }
+    out[i] = lower.size > upper.size ? values[lower.top()] : (values[lower.top()] + values[upper.top()]) / 2;
   }
   return out;
 }

@@ -18,10 +18,10 @@ export function cortexSheet(file: FileView): Sheet | null {
   return readSpreadsheetMl(text)[0] ?? null;
 }
 
-/** The first sheet's rows for detection, or why the workbook cannot be read (a detector never throws). */
+/** The first sheet's head rows for detection, or why the workbook cannot be read (a detector never throws). */
 export function firstSheet(file: FileView): { rows: unknown[][] } | { error: string } {
   try {
-    return { rows: file.sheets()?.[0]?.rows ?? [] };
+    return { rows: file.sheetHeads()?.[0]?.rows ?? [] };
   } catch (err) {
     return { error: `workbook unreadable: ${(err as Error).message}` };
   }

@@ -62,7 +62,7 @@ export function detect(file: FileView): DetectResult {
   const head: Head = { rows: [], sheetNames: [], extension: file.extension };
   if (file.container === 'zip' || file.container === 'ole') {
     try {
-      const sheets = file.sheets();
+      const sheets = file.sheetHeads();
       if (!sheets?.[0]) return { score: 0, reasons: ['no sheet'] };
       head.rows = sheets[0].rows.slice(0, HEAD_ROWS);
       head.sheetNames = sheets.map((s) => s.name.toLowerCase());

@@ -19,7 +19,7 @@ export interface FoundTable {
 /** The first table in the file (over the bounded head when `head` is set, for detection); null when there is none. */
 export function findTable(file: FileView, head: boolean): FoundTable | null {
   if (file.container === 'zip' || file.container === 'ole') {
-    for (const sheet of file.sheets() ?? []) {
+    for (const sheet of (head ? file.sheetHeads() : file.sheets()) ?? []) {
       const rows = head ? sheet.rows.slice(0, HEADER_SEARCH_ROWS) : sheet.rows;
       const layout = locateTable(rows, { accept: enoughToRead });
       if (layout) return { source: sheetSource(sheet), layout, where: `row ${layout.header_row + 1} of sheet ${sheet.name}` };
@@ -36,7 +36,7 @@ export function findTable(file: FileView, head: boolean): FoundTable | null {
 export function closestRow(file: FileView): { where: string; names: ReadQuantity[] } | null {
   const grids: { rows: readonly (readonly unknown[])[]; where: (r: number) => string }[] = [];
   if (file.container === 'zip' || file.container === 'ole') {
-    for (const sheet of file.sheets() ?? []) grids.push({ rows: sheet.rows.slice(0, HEADER_SEARCH_ROWS), where: (r) => `row ${r + 1} of sheet ${sheet.name}` });
+    for (const sheet of file.sheetHeads() ?? []) grids.push({ rows: sheet.rows.slice(0, HEADER_SEARCH_ROWS), where: (r) => `row ${r + 1} of sheet ${sheet.name}` });
   } else {
     const text = textHead(file, HEADER_SEARCH_ROWS);
     if (text) grids.push({ rows: text.rows, where: (r) => `line ${text.lines[r]}` });

@@ -17,7 +17,7 @@ export function parvoSource(file: FileView): TableSource | null {
 
 /** The first rows of the first sheet or of the text, for detection. */
 export function parvoHead(file: FileView, maxRows: number): readonly (readonly unknown[])[] | null {
-  if (file.container === 'zip' || file.container === 'ole') return file.sheets()?.[0]?.rows.slice(0, maxRows) ?? null;
+  if (file.container === 'zip' || file.container === 'ole') return file.sheetHeads()?.[0]?.rows.slice(0, maxRows) ?? null;
   return textHead(file, maxRows)?.rows ?? null;
 }
 

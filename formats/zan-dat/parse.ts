@@ -51,8 +51,16 @@ export function parse(file: FileView): Recording {
   }
   if (names.length === 0) throw parserError('the [parameter] section defines no column', { line: params.line });
 
-  // 2. [Data]: `B<n>=1,<v1>,<v2>,...`; the constant 1 after `=` is skipped.
-  const rows: { values: (number | null)[]; line: number }[] = [];
+  // 2. [Data]: `B<n>=1,<v1>,<v2>,...`; the constant 1 after `=` is skipped. Only the columns the
+  //    reader uses are converted (about 11 of 98), in one pass over each row's fields.
+  const col = (aliases: readonly string[]) => findColumn(names, aliases);
+  const used = new Map<number, (number | null)[]>();
+  const byField: UsedColumns['byField'] = [];
+  for (const aliases of Object.values(COLUMNS)) {
+    const at = col(aliases);
+    if (at >= 0 && !used.has(at)) used.set(at, (byField[at + 1] = []));
+  }
+  const rows: DataRow[] = [];
   const skipped: number[] = [];
   for (const section of sections.filter((s) => s.name.toLowerCase() === 'data')) {
     for (const { text, line } of section.lines) {
@@ -60,35 +68,35 @@ export function parse(file: FileView): Recording {
         if (text.trim() !== '') skipped.push(line);
         continue;
       }
-      const fields = text.slice(text.indexOf('=') + 1).split(',');
-      rows.push({ values: fields.slice(1).map((f, i) => (i < names.length ? scaleCell(f, divisors[i]) : null)), line });
+      rows.push({ values: readRow(text, { byValue: used, byField }, divisors), line });
     }
   }
   if (skipped.length > 0) flags.push({ code: 'non_breath_rows_skipped', detail: `${skipped.length} lines in [Data] are not B<n>= breath rows and were skipped (first at line ${skipped[0]})` });
   if (rows.length === 0) throw parserError('no B<n>= breath rows in [Data]', { line: first('data')?.line ?? 1 });
-  const col = (aliases: readonly string[]) => findColumn(names, aliases);
+  const column = (at: number): (number | null)[] => used.get(at) as (number | null)[];
   const timeAt = col(COLUMNS.time);
   if (timeAt < 0) throw parserError('no Zeit (time) parameter', { line: params.line });
-  dropTruncatedLastRow(rows, timeAt, flags);
+  dropTruncatedLastRow(rows, used, timeAt, flags);
 
   // 3. spiro trims every row after the one with the largest time; rows after it are a corrupt tail.
+  const times = column(timeAt);
   let maxAt = 0;
-  rows.forEach((r, i) => {
-    if ((r.values[timeAt] ?? -Infinity) >= (rows[maxAt].values[timeAt] ?? -Infinity)) maxAt = i;
-  });
+  for (let i = 0; i < rows.length; i++) {
+    if ((times[i] ?? -Infinity) >= (times[maxAt] ?? -Infinity)) maxAt = i;
+  }
   if (maxAt < rows.length - 1) {
     flags.push({ code: 'rows_after_max_time_dropped', detail: `${rows.length - 1 - maxAt} rows after the latest time (line ${rows[maxAt].line}) were dropped, as spiro does` });
-    rows.splice(maxAt + 1);
   }
+  const kept = maxAt + 1;
 
   const read = (aliases: readonly string[]) => {
     const at = col(aliases);
-    return at < 0 ? null : rows.map((r) => r.values[at] ?? null);
+    return at < 0 ? null : column(at).slice(0, kept);
   };
   const { channels, absent } = toCanonical(read, flags);
   return buildRecording({
     format: FORMAT_ID,
-    time_s: rows.map((r) => r.values[timeAt] ?? null),
+    time_s: times.slice(0, kept),
     channels,
     absent,
     phase_starts: phaseStarts(first('Start')),
@@ -109,20 +117,52 @@ function splitSections(lines: string[]): Section[] {
   return sections;
 }
 
+/** One breath row: how many values it holds (fields after the constant), and its line. */
+interface DataRow {
+  values: number;
+  line: number;
+}
+
+/** The columns the reader uses: by value index, and the same arrays by field index (value + 1) for the row scan. */
+interface UsedColumns {
+  byValue: Map<number, (number | null)[]>;
+  byField: ((number | null)[] | undefined)[];
+}
+
+/**
+ * Reads the used columns of one breath row (value i is field i + 1 after `=`, past the constant)
+ * into their arrays, null where the row is too short; returns how many values the row holds.
+ */
+function readRow(text: string, columns: UsedColumns, divisors: number[]): number {
+  let field = 0;
+  let start = text.indexOf('=') + 1;
+  for (;;) {
+    const comma = text.indexOf(',', start);
+    const values = columns.byField[field];
+    if (values) values.push(scaleCell(text.slice(start, comma < 0 ? text.length : comma), divisors[field - 1]));
+    if (comma < 0) break;
+    start = comma + 1;
+    field++;
+  }
+  for (const [at, values] of columns.byValue) if (at >= field) values.push(null);
+  return field;
+}
+
 function scaleCell(cell: string, divisor: number): number | null {
   const v = parseNumber(cell);
   return v === null ? null : v / divisor;
 }
 
 /** A last row shorter than the usual one (the file was cut) is dropped with a flag. */
-function dropTruncatedLastRow(rows: { values: (number | null)[]; line: number }[], timeAt: number, flags: ParserFlag[]): void {
+function dropTruncatedLastRow(rows: DataRow[], used: Map<number, (number | null)[]>, timeAt: number, flags: ParserFlag[]): void {
   const counts = new Map<number, number>();
-  for (const r of rows) counts.set(r.values.length, (counts.get(r.values.length) ?? 0) + 1);
+  for (const r of rows) counts.set(r.values, (counts.get(r.values) ?? 0) + 1);
   const usual = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
   const last = rows[rows.length - 1];
-  if (last.values.length < usual || last.values[timeAt] === null) {
-    flags.push({ code: 'truncated_row_dropped', detail: `the last breath row (line ${last.line}) has ${last.values.length} of ${usual} fields; the file looks cut short and that row was dropped` });
+  if (last.values < usual || (timeAt < last.values && used.get(timeAt)![rows.length - 1] === null)) {
+    flags.push({ code: 'truncated_row_dropped', detail: `the last breath row (line ${last.line}) has ${last.values} of ${usual} fields; the file looks cut short and that row was dropped` });
     rows.pop();
+    for (const values of used.values()) values.pop();
   }
 }
 

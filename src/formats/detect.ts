@@ -42,7 +42,7 @@ export function scoreFormats(file: FileView, plugins: readonly FormatPlugin[]): 
  */
 function surfaceUnreadableContent(file: FileView): void {
   if (file.container === 'zip' || file.container === 'ole') {
-    file.sheets();
+    file.readEverySheet();
     return;
   }
   const text = file.text();

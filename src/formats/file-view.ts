@@ -6,7 +6,8 @@
 import { zipSync } from 'fflate';
 import xlsx from 'node-xlsx';
 import { ServiceError } from '../errors.js';
-import { unzipBounded } from './bounded-zip.js';
+import { BoundedZip, unzipBounded } from './bounded-zip.js';
+import { openXlsx, type LazySheet } from './xlsx-sheets.js';
 
 /** Reading limits; a file that would pass them is refused, never read further. */
 export const READ_LIMITS = {
@@ -20,6 +21,10 @@ export const READ_LIMITS = {
   max_line_chars: 200_000,
   /** Bytes of the head that detectors look at. */
   head_bytes: 64 * 1024,
+  /** Rows of each sheet that detectors look at (`sheetHeads`): the most any detector reads. */
+  head_rows: 80,
+  /** Most the head of one sheet may inflate to: more from a few compressed KB is a zip bomb. */
+  max_head_bytes: 64 * 1024 * 1024,
 } as const;
 
 export type TextEncodingName = 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'windows-1252';
@@ -38,8 +43,15 @@ export class FileView {
   readonly bytes: Buffer;
   private cachedText?: { text: string; encoding: TextEncodingName } | null;
   private cachedLines?: string[];
+  private cachedHead?: string[];
   private cachedJson?: { value: unknown } | null;
   private cachedSheets?: Sheet[] | null;
+  /** The first rows of each sheet, read from the head of its XML where the sheet has not been read whole. */
+  private cachedHeads?: Sheet[] | null;
+  /** Per sheet of an xlsx read directly, its head; absent for workbooks SheetJS read. */
+  private headReaders?: (() => unknown[][])[];
+  /** The whole workbook as SheetJS reads it, for what the direct reader leaves to it. */
+  private sheetJs?: Sheet[] | null;
   /** A workbook that failed to open fails the same way for every later caller, without re-inflating. */
   private sheetsError?: ServiceError;
 
@@ -56,15 +68,15 @@ export class FileView {
   }
 
   get container(): Container {
-    const b = this.bytes;
-    if (b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04) return 'zip';
-    if (b.length >= 8 && b.readUInt32BE(0) === 0xd0cf11e0 && b.readUInt32BE(4) === 0xa1b11ae1) return 'ole';
+    const archive = isArchive(this.bytes);
+    if (archive) return archive;
     return this.text() === null ? 'binary' : 'text';
   }
 
   /** The file decoded as text (BOM, UTF-16 without BOM, UTF-8, else cp1252), or null for binary content. */
   text(): string | null {
-    if (this.cachedText === undefined) this.cachedText = decodeText(this.bytes);
+    // An archive (zip or OLE) is binary whatever its bytes decode to; it is not decoded at all.
+    if (this.cachedText === undefined) this.cachedText = isArchive(this.bytes) ? null : decodeText(this.bytes);
     return this.cachedText?.text ?? null;
   }
 
@@ -79,7 +91,7 @@ export class FileView {
     if (this.cachedLines) return this.cachedLines;
     const text = this.text();
     if (text === null) return (this.cachedLines = []);
-    const lines = text.split(/\r\n|\n|\r/);
+    const lines = splitLines(text);
     if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
     if (lines.length > READ_LIMITS.max_lines) {
       throw new ServiceError('RECORDING_TOO_LONG', `The file has more than ${READ_LIMITS.max_lines} lines.`, { max_lines: READ_LIMITS.max_lines });
@@ -91,11 +103,12 @@ export class FileView {
     return (this.cachedLines = lines);
   }
 
-  /** The first `n` lines, for detectors. */
+  /** The first `n` lines, for detectors (the head is split once and shared by every detector). */
   head(n: number): string[] {
     const text = this.text();
     if (text === null) return [];
-    return text.slice(0, READ_LIMITS.head_bytes).split(/\r\n|\n|\r/).slice(0, n);
+    this.cachedHead ??= splitLines(text.slice(0, READ_LIMITS.head_bytes));
+    return this.cachedHead.slice(0, n);
   }
 
   /** The text parsed as JSON, or undefined when it is not JSON. */
@@ -117,8 +130,9 @@ export class FileView {
   }
 
   /**
-   * The workbook's sheets for xlsx (zip) and xls (OLE/BIFF) files, else null. The zip is inflated
-   * under a size cap first; rows beyond the row cap make RECORDING_TOO_LONG.
+   * The workbook's sheets for xlsx (zip) and xls (OLE/BIFF) files, else null. An xlsx sheet's rows
+   * are read when first asked for (its XML alone is inflated, under the archive's size cap); rows
+   * beyond the row cap make RECORDING_TOO_LONG.
    */
   sheets(): Sheet[] | null {
     if (this.sheetsError) throw this.sheetsError;
@@ -131,15 +145,73 @@ export class FileView {
     }
   }
 
+  /**
+   * The first READ_LIMITS.head_rows rows of every sheet, for detectors: an xlsx sheet not yet read
+   * whole gives them from the inflated head of its XML.
+   */
+  sheetHeads(): Sheet[] | null {
+    if (this.cachedHeads !== undefined) return this.cachedHeads;
+    const sheets = this.sheets();
+    if (!sheets) return (this.cachedHeads = null);
+    const heads = this.headReaders;
+    return (this.cachedHeads = sheets.map((sheet, i) => ({ name: sheet.name, rows: heads ? heads[i]() : sheet.rows.slice(0, READ_LIMITS.head_rows) })));
+  }
+
+  /** Reads every sheet whole and counts their rows; a workbook that cannot be read throws what makes it unreadable. */
+  readEverySheet(): number {
+    let rows = 0;
+    for (const sheet of this.sheets() ?? []) rows += sheet.rows.length;
+    return rows;
+  }
+
   private readSheets(): Sheet[] | null {
     const container = this.container;
-    if (container !== 'zip' && container !== 'ole') return null;
-    let input: Buffer = this.bytes;
-    if (container === 'zip') {
+    if (container === 'ole') return this.readWithSheetJs(this.bytes);
+    if (container !== 'zip') return null;
+    const zip = new BoundedZip(this.bytes, READ_LIMITS.max_uncompressed_bytes);
+    if (!zip.entries.some((e) => e.name.startsWith('xl/'))) return null;
+    const direct = openXlsx(zip, { max_rows: READ_LIMITS.max_sheet_rows + 1, max_head_bytes: READ_LIMITS.max_head_bytes });
+    if (!direct) return this.workbookFromSheetJs();
+    this.headReaders = direct.map((sheet, i) => () => sheet.head(READ_LIMITS.head_rows) ?? (this.cachedSheets as Sheet[])[i].rows.slice(0, READ_LIMITS.head_rows));
+    return direct.map((sheet) => this.lazySheet(sheet));
+  }
+
+  /** A sheet whose rows are read on first use, by SheetJS when the direct reader declines its markup. */
+  private lazySheet(sheet: LazySheet): Sheet {
+    let rows: unknown[][] | undefined;
+    let failure: unknown;
+    const read = (): unknown[][] => {
+      const direct = sheet.rows();
+      if (direct) return checkRowCap(sheet.name, direct);
+      return this.workbookFromSheetJs()?.find((s) => s.name === sheet.name)?.rows ?? [];
+    };
+    return {
+      name: sheet.name,
+      get rows(): unknown[][] {
+        if (failure !== undefined) throw failure;
+        if (rows === undefined) {
+          try {
+            rows = read();
+          } catch (err) {
+            failure = err;
+            throw err;
+          }
+        }
+        return rows;
+      },
+    };
+  }
+
+  /** The whole workbook through SheetJS, from a stored (uncompressed) copy of the capped archive. */
+  private workbookFromSheetJs(): Sheet[] | null {
+    if (this.sheetJs === undefined) {
       const entries = unzipBounded(this.bytes, READ_LIMITS.max_uncompressed_bytes);
-      if (![...entries.keys()].some((name) => name.startsWith('xl/'))) return null;
-      input = Buffer.from(zipSync(Object.fromEntries(entries), { level: 0 }));
+      this.sheetJs = this.readWithSheetJs(Buffer.from(zipSync(Object.fromEntries(entries), { level: 0 })));
     }
+    return this.sheetJs;
+  }
+
+  private readWithSheetJs(input: Buffer): Sheet[] {
     let parsed: { name: string; data: unknown[][] }[];
     try {
       // Values only: `raw` rows never read a cell's formatted text, so SheetJS is told not to format it.
@@ -147,16 +219,37 @@ export class FileView {
     } catch (err) {
       throw new ServiceError('PARSER_ERROR', `The workbook cannot be read: ${(err as Error).message}.`, { where: { workbook: this.filename } });
     }
-    for (const sheet of parsed) {
-      if (sheet.data.length > READ_LIMITS.max_sheet_rows) {
-        throw new ServiceError('RECORDING_TOO_LONG', `Sheet ${sheet.name} has more than ${READ_LIMITS.max_sheet_rows} rows.`, {
-          max_samples: 20_000,
-          where: { sheet: sheet.name },
-        });
-      }
-    }
-    return parsed.map((s) => ({ name: s.name, rows: s.data }));
+    return parsed.map((s) => ({ name: s.name, rows: checkRowCap(s.name, s.data) }));
   }
+}
+
+/** The rows, or RECORDING_TOO_LONG when the sheet holds more than the row cap. */
+function checkRowCap(name: string, rows: unknown[][]): unknown[][] {
+  if (rows.length > READ_LIMITS.max_sheet_rows) {
+    throw new ServiceError('RECORDING_TOO_LONG', `Sheet ${name} has more than ${READ_LIMITS.max_sheet_rows} rows.`, {
+      max_samples: 20_000,
+      where: { sheet: name },
+    });
+  }
+  return rows;
+}
+
+/**
+ * Lines split at CRLF, LF or CR. A text with one kind of line end (nearly every export) is split by
+ * that string, which is much faster than the pattern; mixed line ends go through the pattern.
+ */
+export function splitLines(text: string): string[] {
+  if (!text.includes('\r')) return text.split('\n');
+  if (!text.includes('\n')) return text.split('\r');
+  const lines = text.split('\r\n');
+  return lines.some((l) => l.includes('\r') || l.includes('\n')) ? text.split(/\r\n|\n|\r/) : lines;
+}
+
+/** 'zip' or 'ole' from the leading bytes (an xlsx, an xls), else null. */
+function isArchive(b: Buffer): 'zip' | 'ole' | null {
+  if (b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04) return 'zip';
+  if (b.length >= 8 && b.readUInt32BE(0) === 0xd0cf11e0 && b.readUInt32BE(4) === 0xa1b11ae1) return 'ole';
+  return null;
 }
 
 /** Decodes bytes to text, or returns null when they look binary. */
@@ -173,11 +266,22 @@ export function decodeText(bytes: Buffer): { text: string; encoding: TextEncodin
     encoding = 'utf-16be';
     body = bytes.subarray(2);
   } else {
-    encoding = sniffUtf16(bytes) ?? (isUtf8(bytes) ? 'utf-8' : 'windows-1252');
+    encoding = sniffUtf16(bytes) ?? 'utf-8';
   }
-  const decoder = new TextDecoder(encoding === 'utf-8-bom' ? 'utf-8' : encoding);
-  let text = decoder.decode(body);
-  text = text.replace(/[\x1a\x00]+$/, '');
+  let text: string;
+  if (encoding === 'utf-8') {
+    // Valid UTF-8 is decoded once, by the strict decoder that tells it from cp1252.
+    const utf8 = strictUtf8(bytes);
+    if (utf8 === null) encoding = 'windows-1252';
+    text = utf8 ?? new TextDecoder(encoding).decode(body);
+  } else {
+    text = new TextDecoder(encoding === 'utf-8-bom' ? 'utf-8' : encoding).decode(body);
+  }
+  // Trailing 0x1A (DOS end of file) and NUL padding; a loop from the end, as a regex anchored at the
+  // end would be tried at every position of the text.
+  let end = text.length;
+  while (end > 0 && (text.charCodeAt(end - 1) === 0x1a || text.charCodeAt(end - 1) === 0)) end--;
+  if (end < text.length) text = text.slice(0, end);
   if (looksBinary(text)) return null;
   return { text, encoding };
 }
@@ -198,12 +302,12 @@ function sniffUtf16(bytes: Buffer): 'utf-16le' | 'utf-16be' | null {
   return null;
 }
 
-function isUtf8(bytes: Buffer): boolean {
+/** The bytes as UTF-8, or null when they are not valid UTF-8. */
+function strictUtf8(bytes: Buffer): string | null {
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return true;
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return false;
+    return null;
   }
 }
 

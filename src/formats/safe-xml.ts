@@ -30,6 +30,7 @@ export function assertNoEntityDeclarations(text: string): void {
 
 /** Decodes the five predefined XML entities and numeric references; any other `&name;` stays literal. */
 export function decodeXmlText(s: string): string {
+  if (!s.includes('&')) return s;
   return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);/g, (_, e: string) => {
     if (e[0] === '#') {
       const code = e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
@@ -94,7 +95,9 @@ export function readSpreadsheetMl(text: string): Sheet[] {
       const close = text.indexOf('Data>', TAG.lastIndex);
       if (close < 0) throw parserError('a <Data> element is not closed (the file is cut short)', { line: lineOf(text, m.index) });
       const end = text.lastIndexOf('</', close);
-      const raw = decodeXmlText(text.slice(TAG.lastIndex, end).replace(/<[^>]*>/g, ''));
+      const inner = text.slice(TAG.lastIndex, end);
+      // Rich text (<Font>, <B> inside <Data>) keeps only its characters.
+      const raw = decodeXmlText(inner.includes('<') ? inner.replace(/<[^>]*>/g, '') : inner);
       while (row.length < col) row.push(null);
       row[col] = attr(attrs, 'Type') === 'Number' && raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
       TAG.lastIndex = close + 5;

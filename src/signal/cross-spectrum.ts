@@ -45,6 +45,9 @@ export function bandCoupling(
   const sxyRe = new Float64Array(nk);
   const sxyIm = new Float64Array(nk);
   const hann = Float64Array.from({ length: L }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (L - 1)));
+  // The DFT's kernel at each frequency of the band, the same for every segment.
+  const cosines = Array.from({ length: nk }, (_, j) => Float64Array.from({ length: L }, (_, i) => Math.cos(((-2 * Math.PI * (kLo + j)) / L) * i)));
+  const sines = Array.from({ length: nk }, (_, j) => Float64Array.from({ length: L }, (_, i) => Math.sin(((-2 * Math.PI * (kLo + j)) / L) * i)));
   const xa = new Float64Array(L);
   const xb = new Float64Array(L);
   let segments = 0;
@@ -54,21 +57,19 @@ export function bandCoupling(
     if (gap) continue;
     detrendWindow(ga, s, L, hann, xa);
     detrendWindow(gb, s, L, hann, xb);
-    for (let k = kLo; k <= kHi; k++) {
+    for (let j = 0; j < nk; j++) {
       let aRe = 0;
       let aIm = 0;
       let bRe = 0;
       let bIm = 0;
-      const w = (-2 * Math.PI * k) / L;
+      const cos = cosines[j];
+      const sin = sines[j];
       for (let i = 0; i < L; i++) {
-        const c = Math.cos(w * i);
-        const si = Math.sin(w * i);
-        aRe += xa[i] * c;
-        aIm += xa[i] * si;
-        bRe += xb[i] * c;
-        bIm += xb[i] * si;
+        aRe += xa[i] * cos[i];
+        aIm += xa[i] * sin[i];
+        bRe += xb[i] * cos[i];
+        bIm += xb[i] * sin[i];
       }
-      const j = k - kLo;
       sxx[j] += aRe * aRe + aIm * aIm;
       syy[j] += bRe * bRe + bIm * bIm;
       // conj(A) * B: the phase of b minus the phase of a.

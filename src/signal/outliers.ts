@@ -20,7 +20,9 @@ export function maskOutliers(t_s: readonly number[], values: readonly (number | 
   const n = t_s.length;
   const resid = new Float64Array(n).fill(Number.NaN);
   const half = window_s / 2;
-  const sorted: number[] = [];
+  // The window's finite values in ascending order, shifted in place (no array per insert or removal).
+  const sorted = new Float64Array(n);
+  let size = 0;
   const ok = (j: number) => {
     const v = values[j];
     return v !== null && Number.isFinite(v);
@@ -29,31 +31,45 @@ export function maskOutliers(t_s: readonly number[], values: readonly (number | 
   let hi = 0;
   for (let i = 0; i < n; i++) {
     while (hi < n && t_s[hi] <= t_s[i] + half) {
-      if (ok(hi)) sorted.splice(lowerBound(sorted, values[hi] as number), 0, values[hi] as number);
+      if (ok(hi)) {
+        const v = values[hi] as number;
+        const at = lowerBound(sorted, size, v);
+        sorted.copyWithin(at + 1, at, size);
+        sorted[at] = v;
+        size++;
+      }
       hi++;
     }
     while (t_s[lo] < t_s[i] - half) {
-      if (ok(lo)) sorted.splice(lowerBound(sorted, values[lo] as number), 1);
+      if (ok(lo)) {
+        const at = lowerBound(sorted, size, values[lo] as number);
+        sorted.copyWithin(at, at + 1, size);
+        size--;
+      }
       lo++;
     }
-    if (!ok(i) || sorted.length < 5) continue;
-    const m = sorted.length >> 1;
-    const med = sorted.length % 2 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
+    if (!ok(i) || size < 5) continue;
+    const m = size >> 1;
+    const med = size % 2 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
     // Relative distance: breath noise scales with the level (about the same CV at rest and at peak).
     if (med > 0) resid[i] = ((values[i] as number) - med) / med;
   }
-  const abs = Array.from(resid).filter(Number.isFinite).map(Math.abs).sort((a, b) => a - b);
-  if (abs.length === 0) return [...values];
-  const mad = abs[abs.length >> 1];
+  let count = 0;
+  const abs = new Float64Array(n);
+  for (let i = 0; i < n; i++) if (Number.isFinite(resid[i])) abs[count++] = Math.abs(resid[i]);
+  if (count === 0) return [...values];
+  // A typed array sorts numerically without a comparator call per pair.
+  abs.subarray(0, count).sort();
+  const mad = abs[count >> 1];
   const limit = k * 1.4826 * mad;
   if (!(limit > 0)) return [...values];
   return values.map((v, i) => (Number.isFinite(resid[i]) && Math.abs(resid[i]) > limit ? null : v));
 }
 
-/** First index in ascending `a` whose value is >= x. */
-function lowerBound(a: readonly number[], x: number): number {
+/** First index in ascending `a[0, size)` whose value is >= x. */
+function lowerBound(a: Float64Array, size: number, x: number): number {
   let lo = 0;
-  let hi = a.length;
+  let hi = size;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (a[mid] < x) lo = mid + 1;

@@ -13,7 +13,7 @@ const MB = 1024 * 1024;
  * An xlsx whose one sheet inflates to `inflated_mb` MB of repeated row XML while the archive stays
  * a few hundred KB. Built by streaming one reused 1 MB chunk, so the test itself stays small.
  */
-function zipBombXlsx(inflated_mb: number): Buffer {
+function zipBombXlsx(inflated_mb: number, withRelationships = false): Buffer {
   const parts: Uint8Array[] = [];
   const zip = new Zip((err, data) => {
     if (err) throw err;
@@ -24,8 +24,21 @@ function zipBombXlsx(inflated_mb: number): Buffer {
     zip.add(entry);
     entry.push(new TextEncoder().encode(text), true);
   };
-  small('[Content_Types].xml', '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>');
-  small('xl/workbook.xml', '<?xml version="1.0"?><workbook><sheets><sheet name="Daten" sheetId="1"/></sheets></workbook>');
+  if (withRelationships) {
+    // Well formed enough for the direct sheet reader: content types, a relationship to the sheet.
+    small(
+      '[Content_Types].xml',
+      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>',
+    );
+    small('xl/workbook.xml', '<?xml version="1.0"?><workbook><sheets><sheet name="Daten" sheetId="1" r:id="rId1"/></sheets></workbook>');
+    small(
+      'xl/_rels/workbook.xml.rels',
+      '<?xml version="1.0"?><Relationships><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+    );
+  } else {
+    small('[Content_Types].xml', '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>');
+    small('xl/workbook.xml', '<?xml version="1.0"?><workbook><sheets><sheet name="Daten" sheetId="1"/></sheets></workbook>');
+  }
   const sheet = new ZipDeflate('xl/worksheets/sheet1.xml', { level: 9 });
   zip.add(sheet);
   const chunk = Buffer.alloc(MB, '<row r="1"><c t="n"><v>0</v></c></row>');
@@ -75,6 +88,23 @@ describe('bounded reading of hostile uploads', () => {
         error = err;
       }
       expect(error, id).to.be.instanceOf(ServiceError);
+      expect((error as ServiceError).code, id).to.equal('FILE_TOO_LARGE');
+    }
+    expect((process.memoryUsage().rss - before) / MB).to.be.below(300);
+  });
+
+  it('refuses a zip-bomb sheet in a well-formed workbook with FILE_TOO_LARGE, from a detector head read or a parser, memory bounded', async () => {
+    const bomb = zipBombXlsx(200, true);
+    const before = process.memoryUsage().rss;
+    expect((await refusal('bomb.xlsx', bomb, plugins)).code).to.equal('FILE_TOO_LARGE');
+    for (const id of ['cosmed-xlsx', 'cortex-metasoft', 'parvo-trueone']) {
+      const plugin = plugins.find((p) => p.meta.id === id) as FormatPlugin;
+      let error: unknown;
+      try {
+        await plugin.parse(new FileView('bomb.xlsx', bomb));
+      } catch (err) {
+        error = err;
+      }
       expect((error as ServiceError).code, id).to.equal('FILE_TOO_LARGE');
     }
     expect((process.memoryUsage().rss - before) / MB).to.be.below(300);

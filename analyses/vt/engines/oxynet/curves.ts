@@ -80,9 +80,10 @@ const SPAN_BOUNDS_S: readonly [number, number] = [20, 80];
  */
 function breathSpanMean(series: OneHzSeries, rec: Recording): Float64Array[] {
   const rf = channel(rec, 'RF');
+  // The series' seconds rise, so the sample in force only moves forward: one pass over the recording.
+  let k = 0;
   const at = (t: number): number => {
     if (!rf) return DEFAULT_RF_PER_MIN;
-    let k = 0;
     while (k + 1 < rec.t_s.length && rec.t_s[k + 1] <= t) k++;
     const v = rf[k];
     return v !== null && v > 0 ? v : DEFAULT_RF_PER_MIN;

@@ -1,0 +1,451 @@
+/**
+ * The worksheets of an xlsx workbook read straight from the archive: only the sheet asked for is
+ * inflated, only its head when that is all a detector needs, and cells become values with no
+ * formatting. The rows are the ones node-xlsx (SheetJS 0.20.3) gives with `raw`, `blankrows` and
+ * `defval: null`: the sheet's stated dimension sets the first row and the width, numbers are
+ * `parseFloat` of the stored text, shared and inline strings are unescaped as SheetJS unescapes
+ * them, booleans are booleans and error cells are null. What this reader does not know (no stated
+ * dimension, formulas without a cached value, dates stored as text, rich text, namespaced
+ * markup ...) it does not guess: the workbook, or the one sheet, goes to SheetJS instead
+ * (test/formats/xlsx-sheets.test.ts holds both readers to the same rows).
+ */
+import type { BoundedZip, ZipEntry } from './bounded-zip.js';
+
+/** One worksheet: its name, and its rows read in full or only the first ones. */
+export interface LazySheet {
+  name: string;
+  /** Every row, or null when this reader does not handle the sheet's markup. */
+  rows(): unknown[][] | null;
+  /** The first `count` rows (fewer when the sheet has fewer), or null as for `rows`. */
+  head(count: number): unknown[][] | null;
+}
+
+/** What a reader may cost. */
+export interface SheetLimits {
+  /** Rows a sheet may hold before it is left to the caller's row check (SheetJS `sheetRows`). */
+  max_rows: number;
+  /** Most a head read may inflate to (more from a few compressed KB is a bomb). */
+  max_head_bytes: number;
+}
+
+const CONTENT_TYPES_NS = 'http://schemas.openxmlformats.org/package/2006/content-types';
+const WORKBOOK_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml';
+const SHARED_STRINGS_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml';
+const WORKSHEET_RELS = ['http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet', 'http://purl.oclc.org/ooxml/officeDocument/relationships/worksheet'];
+/** Compressed bytes of a sheet a head read starts with; doubled until the head's rows are in. */
+const FIRST_HEAD_BYTES = 64 * 1024;
+/** Past this many compressed bytes a head read gives up and the whole sheet is read. */
+const MAX_HEAD_COMPRESSED_BYTES = 1024 * 1024;
+/** Returned by `readRows` when a cut sheet does not yet hold the rows asked for. */
+const INCOMPLETE = Symbol('incomplete');
+
+/**
+ * The workbook's sheets in the order node-xlsx lists them, or null when its structure is not the
+ * plain one this reader handles (then SheetJS reads it).
+ */
+export function openXlsx(zip: BoundedZip, limits: SheetLimits): LazySheet[] | null {
+  // SheetJS reads these as OpenDocument or Numbers whatever else the archive holds.
+  if (['META-INF/manifest.xml', 'objectdata.xml', 'Index/Document.iwa'].some((n) => zip.find(n))) return null;
+  const types = text(zip, '[Content_Types].xml');
+  if (types === null || attribute(firstTag(types, 'Types') ?? '', 'xmlns') !== CONTENT_TYPES_NS) return null;
+  const overrides = tags(types, 'Override');
+  const workbooks = overrides.filter((o) => attribute(o, 'ContentType') === WORKBOOK_TYPE);
+  if (workbooks.length !== 1 || attribute(workbooks[0], 'PartName') !== '/xl/workbook.xml') return null;
+  if (overrides.some((o) => (attribute(o, 'ContentType') ?? '').includes('macroEnabled') || (attribute(o, 'ContentType') ?? '').includes('.template.'))) return null;
+  const workbook = text(zip, 'xl/workbook.xml');
+  const rels = text(zip, 'xl/_rels/workbook.xml.rels');
+  if (workbook === null || rels === null) return null;
+  const sstPart = overrides.find((o) => attribute(o, 'ContentType') === SHARED_STRINGS_TYPE);
+  let strings: string[] = [];
+  if (sstPart) {
+    const sst = text(zip, (attribute(sstPart, 'PartName') ?? '').replace(/^\//, ''));
+    const parsed = sst === null ? null : sharedStrings(sst);
+    if (parsed === null) return null;
+    strings = parsed;
+  }
+  const targets = new Map<string, { type: string; target: string }>();
+  for (const r of tags(rels, 'Relationship')) {
+    const id = attribute(r, 'Id');
+    const target = attribute(r, 'Target');
+    if (id === null || target === null || target.includes('&')) return null;
+    targets.set(id, { type: attribute(r, 'Type') ?? '', target });
+  }
+  const sheets = new Map<string, LazySheet>();
+  const sheetsBlock = between(workbook, '<sheets>', '</sheets>');
+  if (sheetsBlock === null) return null;
+  for (const tag of tags(sheetsBlock, 'sheet')) {
+    const name = attribute(tag, 'name');
+    const rel = targets.get(attribute(tag, 'r:id') ?? '');
+    if (name === null || name.includes('&') || !rel || !WORKSHEET_RELS.includes(rel.type)) return null;
+    const entry = sheetEntry(zip, rel.target);
+    if (!entry) return null;
+    sheets.set(unescapeXml(name), worksheet(zip, entry, unescapeXml(name), strings, limits));
+  }
+  // node-xlsx lists Object.keys of SheetJS's sheet map, which puts integer-like names first.
+  const order: Record<string, LazySheet> = {};
+  for (const [name, sheet] of sheets) order[name] = sheet;
+  return Object.keys(order).map((name) => order[name]);
+}
+
+/** The sheet's part, found the way SheetJS looks for it: under xl/, as written, then beside the workbook. */
+function sheetEntry(zip: BoundedZip, target: string): ZipEntry | null {
+  return zip.find(`xl/${target.replace(/[/]?xl\//, '')}`) ?? zip.find(target) ?? zip.find(`xl/${target}`);
+}
+
+function worksheet(zip: BoundedZip, entry: ZipEntry, name: string, strings: string[], limits: SheetLimits): LazySheet {
+  let all: unknown[][] | null | undefined;
+  const rows = (): unknown[][] | null => {
+    if (all === undefined) {
+      const read = readRows(decode(zip.inflate(entry)), strings, limits.max_rows, Number.POSITIVE_INFINITY, true);
+      all = read === INCOMPLETE ? null : read;
+    }
+    return all;
+  };
+  return {
+    name,
+    rows,
+    head(count) {
+      // A growing prefix of the sheet, until it holds the rows asked for; else the whole sheet.
+      for (let bytes = FIRST_HEAD_BYTES; all === undefined && bytes < entry.compressed.length && bytes <= MAX_HEAD_COMPRESSED_BYTES; bytes *= 2) {
+        const read = readRows(decode(zip.inflateHead(entry, bytes, limits.max_head_bytes)), strings, limits.max_rows, count, false);
+        if (read !== INCOMPLETE) return read;
+      }
+      return rows()?.slice(0, count) ?? null;
+    },
+  };
+}
+
+/**
+ * The rows of a sheet's XML from the first row of its dimension, at most `count` of them; null when
+ * the markup is outside what this reader handles. `complete` false means the text is a cut head:
+ * only rows closed before the cut are read, and INCOMPLETE comes back when they are not enough.
+ */
+function readRows(xml: string, strings: string[], maxRows: number, count: number, complete: boolean): unknown[][] | null | typeof INCOMPLETE {
+  const dataAt = xml.indexOf('<sheetData');
+  if (dataAt < 0) return complete ? null : INCOMPLETE;
+  const range = dimension(xml.slice(0, dataAt));
+  if (!range || range.e.r >= maxRows) return null;
+  const open = xml.indexOf('>', dataAt);
+  if (open < 0 || xml.charCodeAt(open - 1) === 47) return null;
+  let end = xml.indexOf('</sheetData>', open);
+  if (end < 0) {
+    if (complete) return null;
+    end = xml.lastIndexOf('</row>');
+    if (end < open) return INCOMPLETE;
+  }
+  const width = range.e.c - range.s.c + 1;
+  const last = Math.min(range.e.r, range.s.r + count - 1);
+  const out: unknown[][] = [];
+  const blankUpTo = (r: number): void => {
+    while (range.s.r + out.length <= Math.min(r, last)) out.push(new Array(width).fill(null));
+  };
+  let at = open + 1;
+  let previous = -1;
+  for (;;) {
+    const rowAt = xml.indexOf('<row', at);
+    if (rowAt < 0 || rowAt >= end) break;
+    const tagEnd = xml.indexOf('>', rowAt);
+    if (tagEnd < 0 || tagEnd >= end) return null;
+    if (!isSpace(xml.charCodeAt(rowAt + 4)) || xml.charCodeAt(tagEnd - 1) === 47) return null;
+    const rowNumber = Number(attribute(xml.slice(rowAt, tagEnd), 'r'));
+    const r = rowNumber - 1;
+    if (!Number.isInteger(rowNumber) || r <= previous || rowNumber > maxRows) return null;
+    previous = r;
+    const close = xml.indexOf('</row>', tagEnd);
+    if (close < 0 || close > end) return null;
+    if (r > last) {
+      blankUpTo(last);
+      return out;
+    }
+    let row: unknown[] | null = null;
+    if (r >= range.s.r) {
+      blankUpTo(r - 1);
+      row = new Array(width).fill(null);
+      out.push(row);
+    }
+    if (!readCells(xml, tagEnd + 1, close, rowNumber, row, range.s.c, range.e.c, strings)) return null;
+    at = close + 6;
+  }
+  if (!complete && xml.indexOf('</sheetData>', open) < 0 && range.s.r + out.length <= last) return INCOMPLETE;
+  blankUpTo(last);
+  return out;
+}
+
+/**
+ * Reads the cells of one row (between its tag and `</row>`) into `row` (null: a row outside the
+ * dimension, only checked); false when a cell is outside what this reader handles. The common cell,
+ * `<c r="K300" s="3" t="s"><v>12</v></c>`, is read in place; anything else goes through `cellValue`.
+ */
+function readCells(xml: string, from: number, to: number, rowNumber: number, row: unknown[] | null, firstCol: number, lastCol: number, strings: string[]): boolean {
+  let at = from;
+  for (;;) {
+    const c = xml.indexOf('<c', at);
+    if (c < 0 || c >= to) break;
+    // `<col`... is not a cell, and no other tag inside a row starts with <c.
+    if (!isSpace(xml.charCodeAt(c + 2))) return false;
+    // 1. The tag: where its r and t values start, and its end.
+    let col = -1;
+    let type = 110; // 'n'
+    let typeLength = 1;
+    let i = c + 3;
+    let ch = xml.charCodeAt(i);
+    while (ch !== 62) {
+      if (i >= to) return false;
+      if ((ch === 114 || ch === 116) && isSpace(xml.charCodeAt(i - 1)) && xml.charCodeAt(i + 1) === 61) {
+        if (xml.charCodeAt(i + 2) !== 34) return false;
+        const valueAt = i + 3;
+        const valueEnd = xml.indexOf('"', valueAt);
+        if (ch === 114) col = columnAt(xml, valueAt, valueEnd, rowNumber);
+        else {
+          type = xml.charCodeAt(valueAt);
+          typeLength = valueEnd - valueAt;
+        }
+        i = valueEnd;
+      }
+      ch = xml.charCodeAt(++i);
+    }
+    if (col < 0) return false;
+    const tagEnd = i;
+    const selfClosing = xml.charCodeAt(tagEnd - 1) === 47;
+    const cellEnd = selfClosing ? tagEnd + 1 : xml.indexOf('</c>', tagEnd);
+    if (cellEnd < 0 || cellEnd > to) return false;
+    at = selfClosing ? cellEnd : cellEnd + 4;
+    // 2. The value: a plain number or shared string read in place, the rest by cellValue.
+    let value: unknown;
+    const plain = !selfClosing && typeLength === 1 && (type === 110 || type === 115) && xml.startsWith('<v>', tagEnd + 1);
+    const vEnd = plain ? xml.indexOf('</v>', tagEnd + 4) : -1;
+    if (plain && vEnd > tagEnd + 4 && vEnd + 4 === cellEnd && !hasAmpersand(xml, tagEnd + 4, vEnd)) {
+      const v = xml.slice(tagEnd + 4, vEnd);
+      if (type === 110) value = parseFloat(v);
+      else {
+        const index = Number(v);
+        if (!Number.isInteger(index) || index < 0 || index >= strings.length) return false;
+        value = strings[index];
+      }
+    } else {
+      const tag = xml.slice(c, tagEnd);
+      value = cellValue(attribute(tag, 't'), selfClosing ? '' : xml.slice(tagEnd + 1, cellEnd), strings);
+      if (value === UNHANDLED) return false;
+    }
+    if (value !== ABSENT && row !== null && col >= firstCol && col <= lastCol) row[col - firstCol] = value;
+  }
+  return true;
+}
+
+function hasAmpersand(xml: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (xml.charCodeAt(i) === 38) return true;
+  return false;
+}
+
+/** A cell with no value (SheetJS keeps no cell for it). */
+const ABSENT = Symbol('absent');
+/** A cell this reader leaves to SheetJS. */
+const UNHANDLED = Symbol('unhandled');
+
+/** A cell's value as SheetJS gives it with `raw` and `defval: null`. */
+function cellValue(type: string | null, body: string, strings: string[]): unknown {
+  const raw = element(body, 'v');
+  if (raw === UNHANDLED) return UNHANDLED;
+  const v = raw === null || raw === '' ? undefined : raw;
+  // A formula without a cached value: SheetJS makes it 0 or keeps its type; left to SheetJS.
+  if (v === undefined && body.includes('<f')) return UNHANDLED;
+  switch (type ?? 'n') {
+    case 'n':
+      if (v === undefined) return ABSENT;
+      if (v.includes('&')) return UNHANDLED;
+      return parseFloat(v);
+    case 's': {
+      if (v === undefined) return ABSENT;
+      const index = Number(v);
+      if (!Number.isInteger(index) || index < 0 || index >= strings.length) return UNHANDLED;
+      return strings[index];
+    }
+    case 'str':
+      // SheetJS unescapes the stored text twice (once as <v>, once as a formula string).
+      if (v === undefined) return '';
+      if (v.includes('&#')) return UNHANDLED;
+      return unescapeXml(unescapeXml(v)).replace(/\r\n/g, '\n');
+    case 'inlineStr': {
+      const is = element(body, 'is');
+      if (is === UNHANDLED) return UNHANDLED;
+      if (is === null) return '';
+      const t = plainText(is);
+      return t === null ? UNHANDLED : t;
+    }
+    case 'b':
+      return v === '1' || v === 'true';
+    case 'e':
+      return null;
+    default:
+      return UNHANDLED;
+  }
+}
+
+/** The column index of a reference like `DX757` at xml[from, to) on row `rowNumber`, or -1 when it is not one. */
+function columnAt(xml: string, from: number, to: number, rowNumber: number): number {
+  let i = from;
+  let col = 0;
+  for (; i < to; i++) {
+    const c = xml.charCodeAt(i) - 64;
+    if (c < 1 || c > 26) break;
+    col = 26 * col + c;
+  }
+  if (i === from || i === to) return -1;
+  let row = 0;
+  for (; i < to; i++) {
+    const d = xml.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    row = 10 * row + d;
+  }
+  return row === rowNumber ? col - 1 : -1;
+}
+
+/** The sheet's stated range (`<dimension ref="A1:DX757"/>`), read as SheetJS reads it; null without one. */
+function dimension(beforeData: string): { s: { r: number; c: number }; e: { r: number; c: number } } | null {
+  const at = beforeData.search(/<(?:\w*:)?dimension/);
+  if (at <= 0) return null;
+  const ref = /"(\w*:\w*)"/.exec(beforeData.slice(at, at + 50));
+  if (!ref) return null;
+  const range = decodeRange(ref[1]);
+  const valid = range.s.r <= range.e.r && range.s.c <= range.e.c && range.s.r >= 0 && range.s.c >= 0;
+  return valid ? range : null;
+}
+
+/** `A1:DX757` to 0-based corners, as SheetJS's safe_decode_range reads it. */
+function decodeRange(text: string): { s: { r: number; c: number }; e: { r: number; c: number } } {
+  let i = 0;
+  const part = (): { r: number; c: number } => {
+    let c = 0;
+    for (; i < text.length; i++) {
+      const k = text.charCodeAt(i) - 64;
+      if (k < 1 || k > 26) break;
+      c = 26 * c + k;
+    }
+    let r = 0;
+    for (; i < text.length; i++) {
+      const k = text.charCodeAt(i) - 48;
+      if (k < 0 || k > 9) break;
+      r = 10 * r + k;
+    }
+    return { r: r - 1, c: c - 1 };
+  };
+  const s = part();
+  if (i === text.length || text.charCodeAt(i) !== 58) return { s, e: { ...s } };
+  i++;
+  return { s, e: part() };
+}
+
+/** The shared string table, or null when an entry is rich text or otherwise not a plain `<t>`. */
+function sharedStrings(xml: string): string[] | null {
+  const open = /<sst\b[^<>]*>/.exec(xml);
+  if (!open) return [];
+  const close = xml.indexOf('</sst>', open.index + open[0].length);
+  if (close < 0) return [];
+  const body = xml.slice(open.index + open[0].length, close);
+  if (body.includes('<si/>') || body.includes(':si')) return null;
+  const out: string[] = [];
+  for (const item of body.replace(/<si>/g, '').split('</si>')) {
+    const trimmed = item.trim();
+    if (trimmed === '') {
+      out.push('');
+      continue;
+    }
+    const t = plainText(trimmed);
+    if (t === null) return null;
+    out.push(t);
+  }
+  return out;
+}
+
+/** The text of an `<si>` or `<is>` whose content is one plain `<t>` (SheetJS parse_si), else null. */
+function plainText(item: string): string | null {
+  if (!/^\s*<t[^>]*>/.test(item) || item.includes('<r>') || item.includes('<rPh')) return null;
+  const start = item.indexOf('>') + 1;
+  const stop = item.indexOf('</t>', start);
+  return unescapeXml(stop < 0 ? item.slice(start) : item.slice(start, stop)).replace(/\r\n/g, '\n');
+}
+
+const ENTITIES: Record<string, string> = { '&quot;': '"', '&apos;': "'", '&gt;': '>', '&lt;': '<', '&amp;': '&' };
+
+/** XML entities and Excel's `_xHHHH_` escapes resolved, CDATA kept literal (SheetJS unescapexml). */
+export function unescapeXml(s: string): string {
+  if (!s.includes('&') && !s.includes('_x') && !s.includes('_X') && !s.includes('<![CDATA[')) return s;
+  const cdata = s.indexOf('<![CDATA[');
+  if (cdata >= 0) {
+    const endCdata = s.indexOf(']]>');
+    return unescapeXml(s.slice(0, cdata)) + s.slice(cdata + 9, endCdata) + unescapeXml(s.slice(endCdata + 3));
+  }
+  return s
+    .replace(/&(?:quot|apos|gt|lt|amp|#x?([\da-fA-F]+));/gi, (m: string, code: string | undefined) => ENTITIES[m] || String.fromCharCode(parseInt(code as string, m.indexOf('x') > -1 ? 16 : 10)) || m)
+    .replace(/_x([\da-fA-F]{4})_/gi, (_m: string, c: string) => String.fromCharCode(parseInt(c, 16)));
+}
+
+/** The inflated entry of that name as text, or null when the archive has none. */
+function text(zip: BoundedZip, name: string): string | null {
+  const entry = zip.find(name);
+  return entry ? decode(zip.inflate(entry)) : null;
+}
+
+const utf8 = new TextDecoder('utf-8');
+
+function decode(bytes: Uint8Array): string {
+  return utf8.decode(bytes);
+}
+
+/** Every `<name ...>` tag (attributes included, without the closing >) in document order. */
+function tags(xml: string, name: string): string[] {
+  const out: string[] = [];
+  const open = `<${name}`;
+  for (let at = xml.indexOf(open); at >= 0; at = xml.indexOf(open, at + 1)) {
+    if (!isSpace(xml.charCodeAt(at + open.length)) && xml.charCodeAt(at + open.length) !== 47 && xml.charCodeAt(at + open.length) !== 62) continue;
+    const end = xml.indexOf('>', at);
+    if (end < 0) break;
+    out.push(xml.slice(at, end));
+  }
+  return out;
+}
+
+function firstTag(xml: string, name: string): string | null {
+  return tags(xml, name)[0] ?? null;
+}
+
+/** The text between the first `open` and the next `close`, or null. */
+function between(xml: string, open: string, close: string): string | null {
+  const a = xml.indexOf(open);
+  if (a < 0) return null;
+  const b = xml.indexOf(close, a);
+  return b < 0 ? null : xml.slice(a + open.length, b);
+}
+
+/**
+ * The content of the first `<name>` or `<name ...>` element, or null; UNHANDLED for a
+ * self-closing one, which SheetJS would read past.
+ */
+function element(xml: string, name: string): string | null | typeof UNHANDLED {
+  for (let open = xml.indexOf(`<${name}`); open >= 0; open = xml.indexOf(`<${name}`, open + 1)) {
+    const next = xml.charCodeAt(open + name.length + 1);
+    if (next !== 62 && !isSpace(next)) continue;
+    const tagEnd = xml.indexOf('>', open);
+    if (tagEnd < 0) return null;
+    if (xml.charCodeAt(tagEnd - 1) === 47) return UNHANDLED;
+    const close = xml.indexOf(`</${name}>`, tagEnd);
+    return close < 0 ? null : xml.slice(tagEnd + 1, close);
+  }
+  return null;
+}
+
+/** The value of attribute `name` in a tag, quoted with " or ', or null when the tag has none. */
+function attribute(tag: string, name: string): string | null {
+  for (let at = tag.indexOf(`${name}=`); at >= 0; at = tag.indexOf(`${name}=`, at + 1)) {
+    if (!isSpace(tag.charCodeAt(at - 1))) continue;
+    const quote = tag.charCodeAt(at + name.length + 1);
+    if (quote !== 34 && quote !== 39) return null;
+    const end = tag.indexOf(String.fromCharCode(quote), at + name.length + 2);
+    return end < 0 ? null : tag.slice(at + name.length + 2, end);
+  }
+  return null;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
