@@ -5,13 +5,27 @@
  */
 import Keyv from 'keyv';
 import KeyvRedis, { createClient } from '@keyv/redis';
-import { createKeyStore } from './keys.js';
+import { ServiceError, serviceUnavailable } from '../errors.js';
+import { createKeyStore, type KeyStore } from './keys.js';
 import { cleanupTtlMs, recordKey, type StoredRecord } from './record-key.js';
 import { newSecretText, secretFromEnv } from './shared-secret.js';
 import type { Store } from './store.js';
 
 /** How long start-up waits for Redis before failing with a clear message. */
 const CONNECT_TIMEOUT_MS = 10_000;
+/** Longest wait for one command unless the caller says otherwise. */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 1_500;
+/** node-redis errors that mean "no answer from Redis" rather than a refused command. */
+const UNREACHABLE = new Set([
+  'TimeoutError',
+  'ClientOfflineError',
+  'ClientClosedError',
+  'SocketClosedUnexpectedlyError',
+  'ConnectionTimeoutError',
+  'SocketTimeoutError',
+  'ReconnectStrategyError',
+  'AbortError',
+]);
 
 /**
  * INCRBY, and PEXPIRE only while the key has no TTL (i.e. it was just created), as one atomic script:
@@ -30,9 +44,14 @@ function redactUrl(url: string): string {
 }
 
 /** Connects to `redisUrl` (a db number in the path is honoured) and opens the store under `namespace`. */
-export async function openRedisStore(redisUrl: string, namespace: string, now: () => number): Promise<Store> {
+export async function openRedisStore(redisUrl: string, namespace: string, now: () => number, commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS): Promise<Store> {
   const client = createClient({
     url: redisUrl,
+    // While disconnected a command fails at once instead of waiting in an offline queue, and a queued
+    // command is dropped at its timeout: a request its client gave up on is never replayed (and
+    // billed) when Redis comes back.
+    disableOfflineQueue: true,
+    commandOptions: { timeout: commandTimeoutMs },
     socket: {
       connectTimeout: CONNECT_TIMEOUT_MS,
       reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2_000),
@@ -67,9 +86,9 @@ export async function openRedisStore(redisUrl: string, namespace: string, now: (
   const sessions = area('sessions');
   const raw = (kind: string, name: string): string => `${namespace}:${kind}:${name}`;
 
-  return {
+  const store: Store = {
     kind: 'redis',
-    keys: createKeyStore(apikeys, now),
+    keys: guardKeys(createKeyStore(apikeys, now)),
 
     async putRecord(keyId, cpetId, value, expiresAtMs) {
       const stored: StoredRecord = { expires_at_ms: expiresAtMs, value };
@@ -109,6 +128,18 @@ export async function openRedisStore(redisUrl: string, namespace: string, now: (
       return reply === 'OK';
     },
 
+    async isClaimed(id) {
+      return (await client.exists(raw('once', id))) === 1;
+    },
+
+    async releaseClaim(id) {
+      await client.del(raw('once', id));
+    },
+
+    async ping() {
+      await client.ping();
+    },
+
     async incrementCounter(name, by, ttlMs) {
       const reply = await client.eval(INCREMENT_SCRIPT, {
         keys: [raw('counter', name)],
@@ -137,4 +168,36 @@ export async function openRedisStore(redisUrl: string, namespace: string, now: (
       await client.close();
     },
   };
+  return guardStore(store);
+}
+
+/** A failure of Redis to answer, as the 503 the client should retry; other errors pass unchanged. */
+function unreachable(err: unknown): unknown {
+  if (err instanceof ServiceError) return err;
+  const e = err as { name?: string; code?: string; message?: string };
+  const down = UNREACHABLE.has(e?.name ?? '') || ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(e?.code ?? '') || /not connected|The client is closed/.test(e?.message ?? '');
+  return down ? serviceUnavailable('The shared store (Redis) did not answer in time; nothing was changed by this request. Retry shortly.', 'store_unavailable', 2) : err;
+}
+
+function guarded<T extends object>(target: T, skip: readonly string[] = []): T {
+  const out = { ...target } as Record<string, unknown>;
+  for (const [name, value] of Object.entries(target)) {
+    if (typeof value !== 'function' || skip.includes(name)) continue;
+    out[name] = async (...args: unknown[]) => {
+      try {
+        return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+      } catch (err) {
+        throw unreachable(err);
+      }
+    };
+  }
+  return out as T;
+}
+
+function guardStore(store: Store): Store {
+  return guarded(store, ['close']);
+}
+
+function guardKeys(keys: KeyStore): KeyStore {
+  return guarded(keys);
 }

@@ -1,0 +1,102 @@
+/**
+ * Admission to the worker threads, fair between API keys: each key has its own first-in-first-out
+ * line and the free threads serve the keys in turn, so a key that queues fifty slow uploads delays
+ * another key's one request by at most one task. With more than one thread a key may hold all but
+ * one of them, so one key's pathological files can never occupy every thread at once.
+ */
+
+interface Waiting<T> {
+  start: () => Promise<T>;
+  resolve: (value: T) => void;
+  reject: (reason: unknown) => void;
+}
+
+/** Thrown by `push` when the queue is full; the caller answers 503. */
+export class QueueFullError extends Error {
+  constructor(readonly limit: number) {
+    super(`more than ${limit} tasks are waiting for a worker`);
+    this.name = 'QueueFullError';
+  }
+}
+
+export class FairQueue<T> {
+  private readonly lines = new Map<string, Waiting<T>[]>();
+  private readonly running = new Map<string, number>();
+  /** Owners in the order they are next served; an owner moves to the back each time it is served. */
+  private readonly turn: string[] = [];
+  private waitingCount = 0;
+  private runningCount = 0;
+  private readonly perOwner: number;
+
+  /**
+   * `slots` tasks run at once (the thread count); at most `limit` wait, beyond that `push` refuses.
+   */
+  constructor(private readonly slots: number, private readonly limit: number) {
+    this.perOwner = slots > 1 ? slots - 1 : 1;
+  }
+
+  /** Tasks waiting for a slot. */
+  get waiting(): number {
+    return this.waitingCount;
+  }
+
+  /** Tasks holding a slot. */
+  get active(): number {
+    return this.runningCount;
+  }
+
+  /** Runs `start` when a slot is free and it is `owner`'s turn; settles with its result. */
+  push(owner: string, start: () => Promise<T>): Promise<T> {
+    if (this.waitingCount >= this.limit) return Promise.reject(new QueueFullError(this.limit));
+    return new Promise<T>((resolve, reject) => {
+      let line = this.lines.get(owner);
+      if (!line) {
+        line = [];
+        this.lines.set(owner, line);
+        this.turn.push(owner);
+      }
+      line.push({ start, resolve, reject });
+      this.waitingCount++;
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    while (this.runningCount < this.slots) {
+      const index = this.turn.findIndex((owner) => (this.running.get(owner) ?? 0) < this.perOwner);
+      if (index < 0) return;
+      const owner = this.turn[index];
+      const line = this.lines.get(owner) as Waiting<T>[];
+      const next = line.shift() as Waiting<T>;
+      this.turn.splice(index, 1);
+      if (line.length > 0) this.turn.push(owner);
+      else this.lines.delete(owner);
+      this.waitingCount--;
+      this.runningCount++;
+      this.running.set(owner, (this.running.get(owner) ?? 0) + 1);
+      const settle = (): void => {
+        this.runningCount--;
+        const left = (this.running.get(owner) ?? 1) - 1;
+        if (left > 0) this.running.set(owner, left);
+        else this.running.delete(owner);
+        this.dispatch();
+      };
+      let started: Promise<T>;
+      try {
+        started = next.start();
+      } catch (err) {
+        started = Promise.reject(err);
+      }
+      started.then(
+        (value) => {
+          settle();
+          next.resolve(value);
+        },
+        (err: unknown) => {
+          settle();
+          next.reject(err);
+        },
+      );
+    }
+  }
+}
