@@ -145,7 +145,7 @@ export class FileView {
       // Values only: `raw` rows never read a cell's formatted text, so SheetJS is told not to format it.
       parsed = xlsx.parse(input, { sheetRows: READ_LIMITS.max_sheet_rows + 1, raw: true, blankrows: true, defval: null, cellText: false });
     } catch (err) {
-      throw new ServiceError('PARSER_ERROR', `The workbook cannot be read: ${(err as Error).message}.`, { where: { workbook: this.filename } });
+      throw new ServiceError('PARSER_ERROR', `The workbook cannot be read: ${(err as Error).message}.`, {});
     }
     for (const sheet of parsed) {
       if (sheet.data.length > READ_LIMITS.max_sheet_rows) {
