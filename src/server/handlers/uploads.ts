@@ -107,7 +107,9 @@ export async function admitTicket(deps: ServiceDeps, token: string): Promise<Adm
   let secret: Buffer;
   try {
     secret = await deps.store.sharedSecret(TICKET_SECRET_NAME);
-  } catch {
+  } catch (err) {
+    // A store that does not answer is worth a retry (503); a secret that cannot be made is not.
+    if (err instanceof ServiceError && err.code === 'SERVICE_UNAVAILABLE') throw err;
     throw ticketInvalid('not verifiable right now');
   }
   const verdict = verifyTicket(token, secret, deps.config.now());
