@@ -22,8 +22,9 @@ export class QueueFullError extends Error {
 export class FairQueue<T> {
   private readonly lines = new Map<string, Waiting<T>[]>();
   private readonly running = new Map<string, number>();
-  /** Owners in the order they are next served; an owner moves to the back each time it is served. */
-  private readonly turn: string[] = [];
+  /** When each owner was last served (a dispatch count): the one served longest ago goes next. */
+  private readonly lastServed = new Map<string, number>();
+  private dispatches = 0;
   private waitingCount = 0;
   private runningCount = 0;
   private readonly perOwner: number;
@@ -53,7 +54,6 @@ export class FairQueue<T> {
       if (!line) {
         line = [];
         this.lines.set(owner, line);
-        this.turn.push(owner);
       }
       line.push({ start, resolve, reject });
       this.waitingCount++;
@@ -63,22 +63,29 @@ export class FairQueue<T> {
 
   private dispatch(): void {
     while (this.runningCount < this.slots) {
-      const index = this.turn.findIndex((owner) => (this.running.get(owner) ?? 0) < this.perOwner);
-      if (index < 0) return;
-      const owner = this.turn[index];
-      const line = this.lines.get(owner) as Waiting<T>[];
+      let owner: string | null = null;
+      for (const candidate of this.lines.keys()) {
+        if ((this.running.get(candidate) ?? 0) >= this.perOwner) continue;
+        if (owner === null || (this.lastServed.get(candidate) ?? -1) < (this.lastServed.get(owner) ?? -1)) owner = candidate;
+      }
+      if (owner === null) return;
+      const served: string = owner;
+      const line = this.lines.get(served) as Waiting<T>[];
       const next = line.shift() as Waiting<T>;
-      this.turn.splice(index, 1);
-      if (line.length > 0) this.turn.push(owner);
-      else this.lines.delete(owner);
+      if (line.length === 0) this.lines.delete(served);
+      this.lastServed.set(served, this.dispatches++);
       this.waitingCount--;
       this.runningCount++;
-      this.running.set(owner, (this.running.get(owner) ?? 0) + 1);
+      this.running.set(served, (this.running.get(served) ?? 0) + 1);
       const settle = (): void => {
         this.runningCount--;
-        const left = (this.running.get(owner) ?? 1) - 1;
-        if (left > 0) this.running.set(owner, left);
-        else this.running.delete(owner);
+        const left = (this.running.get(served) ?? 1) - 1;
+        if (left > 0) this.running.set(served, left);
+        else {
+          this.running.delete(served);
+          // An owner with nothing queued or running is forgotten, so the maps hold active keys only.
+          if (!this.lines.has(served)) this.lastServed.delete(served);
+        }
         this.dispatch();
       };
       let started: Promise<T>;
