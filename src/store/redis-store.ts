@@ -165,7 +165,9 @@ export async function openRedisStore(redisUrl: string, namespace: string, now: (
     },
 
     async close() {
-      await client.close();
+      // A graceful close waits for Redis to answer; with Redis gone, shutting down must not hang.
+      if (client.isReady) await client.close();
+      else client.destroy();
     },
   };
   return guardStore(store);
@@ -174,8 +176,13 @@ export async function openRedisStore(redisUrl: string, namespace: string, now: (
 /** A failure of Redis to answer, as the 503 the client should retry; other errors pass unchanged. */
 function unreachable(err: unknown): unknown {
   if (err instanceof ServiceError) return err;
-  const e = err as { name?: string; code?: string; message?: string };
-  const down = UNREACHABLE.has(e?.name ?? '') || ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(e?.code ?? '') || /not connected|The client is closed/.test(e?.message ?? '');
+  const e = err as { name?: string; code?: string; message?: string; constructor?: { name?: string } };
+  // node-redis's error classes keep the name "Error"; their constructors say what happened.
+  const down =
+    UNREACHABLE.has(e?.constructor?.name ?? '') ||
+    UNREACHABLE.has(e?.name ?? '') ||
+    ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(e?.code ?? '') ||
+    /not connected|client is closed|client is offline|Command timeout/i.test(e?.message ?? '');
   return down ? serviceUnavailable('The shared store (Redis) did not answer in time; nothing was changed by this request. Retry shortly.', 'store_unavailable', 2) : err;
 }
 
