@@ -85,6 +85,10 @@ export interface RedisProcess {
   url(db: number): string;
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** SIGSTOP: the server keeps its connections open and answers nothing (a hung Redis). */
+  pause(): void;
+  /** SIGCONT after pause(). */
+  resume(): void;
 }
 
 /**
@@ -111,7 +115,8 @@ export async function startRedis(): Promise<RedisProcess> {
     await gone;
   };
   await start();
-  return { port, url: (db) => `redis://127.0.0.1:${port}/${db}`, stop, start };
+  const signal = (name: NodeJS.Signals) => (child as ChildProcess | null)?.kill(name);
+  return { port, url: (db) => `redis://127.0.0.1:${port}/${db}`, stop, start, pause: () => signal('SIGSTOP'), resume: () => signal('SIGCONT') };
 }
 
 /** Whether redis-server is on this machine (the Redis fault tests are pending without it). */

@@ -92,6 +92,33 @@ describe('two instances on one Redis', function () {
     expect(caps.usage.units_used).to.equal(3);
   });
 
+  it('answers 503 within 2 s while Redis hangs (its command timeout), and serves again when it answers', async () => {
+    const key = await newKey();
+    const id = await uploadSample(a, key);
+    redis.pause();
+    try {
+      for (const server of [a, b]) {
+        const started = Date.now();
+        const res = await fetch(`${server.base}/v1/cpet/${id}`, { headers: { 'X-API-Key': key } });
+        const ms = Date.now() - started;
+        const body = (await res.json()) as { error: string; context: { reason: string } };
+        expect(res.status, JSON.stringify(body)).to.equal(503);
+        expect(body.context.reason).to.equal('store_unavailable');
+        expect(ms).to.be.lessThan(2_000);
+        await expectMatchesSpec(body, 'getCpet', 503);
+      }
+    } finally {
+      redis.resume();
+    }
+    const deadline = Date.now() + 20_000;
+    for (const server of [a, b]) {
+      while ((await fetch(`${server.base}/v1/cpet/${id}`, { headers: { 'X-API-Key': key } })).status !== 200) {
+        if (Date.now() > deadline) throw new Error(`${server.base} did not serve again after Redis answered`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+  });
+
   it('answers 503 in the error shape within 2 s while Redis is down, bills nothing abandoned, and resumes when it returns', async () => {
     const key = await newKey(1000);
     const id = await uploadSample(a, key);
