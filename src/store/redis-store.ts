@@ -13,8 +13,10 @@ import type { Store } from './store.js';
 
 /** How long start-up waits for Redis before failing with a clear message. */
 const CONNECT_TIMEOUT_MS = 10_000;
-/** Longest wait for one command unless the caller says otherwise. */
+/** Longest wait for one store operation unless the caller says otherwise. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 1_500;
+/** Commands that may wait for Redis at once; past it a command fails at once (503). */
+const COMMAND_QUEUE_LIMIT = 5_000;
 /** node-redis errors that mean "no answer from Redis" rather than a refused command. */
 const UNREACHABLE = new Set([
   'TimeoutError',
@@ -52,6 +54,8 @@ export async function openRedisStore(redisUrl: string, namespace: string, now: (
     // billed) when Redis comes back.
     disableOfflineQueue: true,
     commandOptions: { timeout: commandTimeoutMs },
+    // A hung Redis leaves answered-for commands waiting; this bounds how many may wait at once.
+    commandsQueueMaxLength: COMMAND_QUEUE_LIMIT,
     socket: {
       connectTimeout: CONNECT_TIMEOUT_MS,
       reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2_000),
@@ -88,7 +92,7 @@ export async function openRedisStore(redisUrl: string, namespace: string, now: (
 
   const store: Store = {
     kind: 'redis',
-    keys: guardKeys(createKeyStore(apikeys, now)),
+    keys: guardKeys(createKeyStore(apikeys, now), commandTimeoutMs),
 
     async putRecord(keyId, cpetId, value, expiresAtMs) {
       const stored: StoredRecord = { expires_at_ms: expiresAtMs, value };
@@ -170,7 +174,7 @@ export async function openRedisStore(redisUrl: string, namespace: string, now: (
       else client.destroy();
     },
   };
-  return guardStore(store);
+  return guardStore(store, commandTimeoutMs);
 }
 
 /** A failure of Redis to answer, as the 503 the client should retry; other errors pass unchanged. */
@@ -182,29 +186,41 @@ function unreachable(err: unknown): unknown {
     UNREACHABLE.has(e?.constructor?.name ?? '') ||
     UNREACHABLE.has(e?.name ?? '') ||
     ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(e?.code ?? '') ||
-    /not connected|client is closed|client is offline|Command timeout/i.test(e?.message ?? '');
+    /not connected|client is closed|client is offline|Command timeout|queue is full/i.test(e?.message ?? '');
   return down ? serviceUnavailable('The shared store (Redis) did not answer in time; nothing was changed by this request. Retry shortly.', 'store_unavailable', 2) : err;
 }
 
-function guarded<T extends object>(target: T, skip: readonly string[] = []): T {
+/**
+ * Every operation answers within `deadlineMs` or fails with 503. node-redis's own command timeout
+ * only covers a command still waiting to be written; one already written to a Redis that hangs
+ * would wait for ever, so the deadline is kept here. (A command Redis already received may still
+ * run when it wakes up: no client can take back bytes the server's socket holds.)
+ */
+function guarded<T extends object>(target: T, deadlineMs: number, skip: readonly string[] = []): T {
   const out = { ...target } as Record<string, unknown>;
   for (const [name, value] of Object.entries(target)) {
     if (typeof value !== 'function' || skip.includes(name)) continue;
     out[name] = async (...args: unknown[]) => {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('Command timeout: Redis did not answer')), deadlineMs);
+      });
       try {
-        return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        return await Promise.race([(value as (...a: unknown[]) => Promise<unknown>).apply(target, args), deadline]);
       } catch (err) {
         throw unreachable(err);
+      } finally {
+        clearTimeout(timer);
       }
     };
   }
   return out as T;
 }
 
-function guardStore(store: Store): Store {
-  return guarded(store, ['close']);
+function guardStore(store: Store, deadlineMs: number): Store {
+  return guarded(store, deadlineMs, ['close']);
 }
 
-function guardKeys(keys: KeyStore): KeyStore {
-  return guarded(keys);
+function guardKeys(keys: KeyStore, deadlineMs: number): KeyStore {
+  return guarded(keys, deadlineMs);
 }
