@@ -109,6 +109,13 @@ function countStoreErrors(store: Store, telemetry: ReturnType<typeof createTelem
  * A keyed operation: the security handler has authenticated the key (from X-API-Key, or for the web
  * application's routes from its session) and counted it against its rate limit.
  */
+/** The ticket the gate admitted before the body was read. */
+function admittedTicket(req: Request): AdmittedTicket {
+  const ticket = req.res ? admission(req.res).ticket : undefined;
+  if (!ticket) throw new ServiceError('INTERNAL_ERROR', 'The ticket post reached its handler without passing the gate.', {});
+  return ticket;
+}
+
 type KeyedHandler = (deps: ServiceDeps, key: ApiKeyRecord, c: Context, req: Request) => Promise<Reply> | Reply;
 type PublicHandler = (deps: ServiceDeps, c: Context, req: Request) => Promise<Reply> | Reply;
 
@@ -138,7 +145,7 @@ const SESSION: Partial<Record<OperationId, KeyedHandler>> = {
 };
 
 const PUBLIC: Partial<Record<OperationId, PublicHandler>> = {
-  postTicketUpload: (d, _c, req) => postTicket(d, (req.res?.locals as { ticket: AdmittedTicket }).ticket, req),
+  postTicketUpload: (d, _c, req) => postTicket(d, admittedTicket(req), req),
   getSample: (_d, c) => sample(String((c.request.query as Record<string, unknown>).oscillating) === 'true'),
   getHealth: (d) => health(d),
   getReady: (d) => ready(d),

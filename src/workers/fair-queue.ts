@@ -28,6 +28,7 @@ export class FairQueue<T> {
   private waitingCount = 0;
   private runningCount = 0;
   private readonly perOwner: number;
+  private idleWaiters: (() => void)[] = [];
 
   /**
    * `slots` tasks run at once (the thread count); at most `limit` wait, beyond that `push` refuses.
@@ -44,6 +45,12 @@ export class FairQueue<T> {
   /** Tasks holding a slot. */
   get active(): number {
     return this.runningCount;
+  }
+
+  /** Resolves once nothing waits and nothing runs. */
+  idle(): Promise<void> {
+    if (this.waitingCount === 0 && this.runningCount === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** Runs `start` when a slot is free and it is `owner`'s turn; settles with its result. */
@@ -87,6 +94,7 @@ export class FairQueue<T> {
           if (!this.lines.has(served)) this.lastServed.delete(served);
         }
         this.dispatch();
+        if (this.waitingCount === 0 && this.runningCount === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
       };
       let started: Promise<T>;
       try {

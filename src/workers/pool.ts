@@ -80,7 +80,7 @@ export function createTaskRunner(options: RunnerOptions): TaskRunner {
     load: () => ({ waiting: queue.waiting, running: queue.active }),
     close: async () => {
       closing = true;
-      while (queue.waiting > 0 || queue.active > 0) await new Promise((r) => setTimeout(r, 20));
+      await queue.idle();
       await pool.close();
     },
   };

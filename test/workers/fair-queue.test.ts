@@ -72,4 +72,20 @@ describe('fair admission to the workers', () => {
     );
     expect(await q.push('C', async () => 'c')).to.equal('c');
   });
+
+  it('says when it is idle: nothing waiting, nothing running', async () => {
+    const q = new FairQueue<string>(1, 10);
+    await q.idle();
+    const log: string[] = [];
+    const t = gated(log, 't');
+    const done = q.push('A', t.start);
+    let idle = false;
+    const waiting = q.idle().then(() => (idle = true));
+    await tick();
+    expect(idle).to.equal(false);
+    t.finish();
+    await done;
+    await waiting;
+    expect(idle).to.equal(true);
+  });
 });
