@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { strFromU8, strToU8, unzipSync, Zip, ZipDeflate, ZipPassThrough } from 'fflate';
-import xlsx from 'node-xlsx';
+import { writeWorkbook } from '../../src/formats/workbook.js';
 import request from 'supertest';
 import { generateSample } from '../../src/synthetic/sample.js';
 import { expectMatchesSpec, startHarness, type Harness } from './harness.js';
@@ -19,7 +19,7 @@ const MB = 1024 * 1024;
  * inflates to 115 MB of sheet XML).
  */
 function heavyXlsx(inflatedMb: number): Buffer {
-  const seed = unzipSync(xlsx.build([{ name: 'Daten', data: [['t', 'VO2'], [0, 300]], options: {} }]));
+  const seed = unzipSync(writeWorkbook([{ name: 'Daten', data: [['t', 'VO2'], [0, 300]] }]));
   const sheetName = Object.keys(seed).find((n) => /worksheets\/sheet1\.xml$/.test(n)) as string;
   const [head, tail] = strFromU8(seed[sheetName]).split('</sheetData>');
   const parts: Uint8Array[] = [];
