@@ -1,8 +1,10 @@
 /**
  * The app factory: express in front, openapi-backend routing every request by operationId against
  * openapi/cpet-api.yaml and validating it with ajv (JSON Schema 2020-12), thin handlers behind.
- * `createService` opens the store, loads the plugins and starts the worker pool; `listen` lives in
- * main.ts so tests drive the app through supertest without a port.
+ * `createService` opens the store, loads the plugins and starts the worker pool; listening and the
+ * orderly shutdown live in lifecycle.ts, so tests drive the app through supertest without a port.
+ * Middleware order: request id and access line, security headers, CORS, the gate (caller and size
+ * before any body is read, then the operation's body parser), openapi-backend, the error shape.
  */
 import express, { type Request, type Response } from 'express';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -17,6 +19,7 @@ import { loadApiDocument, llmsFullText, llmsText, publicDocument, withFormatIds 
 import { loadPlugins } from '../plugins.js';
 import { openStore, type Store } from '../store/store.js';
 import { createTaskRunner } from '../workers/pool.js';
+import { boundedString } from './bounded-echo.js';
 import type { Reply, ServiceDeps } from './deps.js';
 import { errorMiddleware, issuesFromAjv, sendError, validationError } from './errors.js';
 import { admission, gate } from './gate.js';
@@ -28,10 +31,9 @@ import { createWebSession, endWebSession, getWebDomains, listWebModels } from '.
 import { createLogger, type Logger } from './logger.js';
 import { requestLog } from './request-log.js';
 import { cors, securityHeaders } from './security-headers.js';
-import { createTelemetry } from './telemetry.js';
+import { createTelemetry, type Telemetry } from './telemetry.js';
 import { mountWebPage } from './web-page.js';
 import type { ApiKeyRecord } from '../store/keys.js';
-import { boundedString } from './bounded-echo.js';
 import { webBundle, type WebBundle } from '../../web/build.js';
 
 type OperationId = keyof operations;
@@ -86,7 +88,7 @@ export async function createService(config: Config, options: { store?: Store; na
 }
 
 /** The store with every failed operation counted in cpet_store_errors_total. */
-function countStoreErrors(store: Store, telemetry: ReturnType<typeof createTelemetry>): Store {
+function countStoreErrors(store: Store, telemetry: Telemetry): Store {
   const wrap = <T extends object>(target: T, prefix: string): T => {
     const out = { ...target } as Record<string, unknown>;
     for (const [name, value] of Object.entries(target)) {
