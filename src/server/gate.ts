@@ -80,11 +80,21 @@ async function limitRate(deps: ServiceDeps, key: ApiKeyRecord, res: Response): P
   }
 }
 
+/** A path whose percent-encoding does not decode names nothing: 400, before any route reads its parameters. */
+function refuseMalformedPath(path: string): void {
+  try {
+    decodeURIComponent(path);
+  } catch {
+    throw new ServiceError('MALFORMED_REQUEST', 'The request path is not valid percent-encoded UTF-8.', { reason: 'path_encoding' });
+  }
+}
+
 /** The middleware: admits (or refuses) the request, then reads its body. */
 export function gate(api: OpenAPIBackend, deps: ServiceDeps): RequestHandler {
   const globalSecurity = ((deps.document as { security?: Record<string, unknown>[] }).security ?? []).flatMap((s) => Object.keys(s));
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
+      refuseMalformedPath(req.path);
       const operation = api.router.matchOperation({ method: req.method, path: req.path, headers: req.headers as Record<string, string>, query: {} });
       if (!operation) return next();
       facts(res).route = operation.path;
@@ -99,7 +109,8 @@ export function gate(api: OpenAPIBackend, deps: ServiceDeps): RequestHandler {
         facts(res).key_id = admitted.key.id;
         await limitRate(deps, admitted.key, res);
       } else if (operation.operationId === 'postTicketUpload') {
-        const token = decodeURIComponent(req.path.slice(req.path.lastIndexOf('/') + 1));
+        // A ticket is base64url and a dot: the raw path segment is the token (no decoding to fail).
+        const token = req.path.slice(req.path.lastIndexOf('/') + 1);
         admitted.ticket = await admitTicket(deps, token);
         facts(res).key_id = admitted.ticket.key.id;
       }

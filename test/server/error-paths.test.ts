@@ -8,6 +8,8 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { Config } from '../../src/config.js';
 import { ERROR_STATUS, serviceUnavailable } from '../../src/errors.js';
+import { loadApiDocument } from '../../src/openapi/document.js';
+import { createSchemaChecker } from '../../src/openapi/schema-check.js';
 import { createService, type Service } from '../../src/server/app.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { generateSample } from '../../src/synthetic/sample.js';
@@ -143,6 +145,17 @@ describe('every error path against its OpenAPI response schema', function () {
     seen.add(res.body.error);
   });
 
+  it('answers a path whose percent-encoding does not decode with 400 MALFORMED_REQUEST, on every kind of route', async () => {
+    const checker = createSchemaChecker(loadApiDocument());
+    for (const path of ['/v1/cpet/%E0%A4%A', '/v1/cpet/%ZZ/analyze', '/v1/uploads/%E0%A4%A', '/nowhere/%E0']) {
+      const res = await request(h.service.app).post(path).set('X-API-Key', key).send({});
+      expect(res.status, path).to.equal(400);
+      expect(res.body.error).to.equal('MALFORMED_REQUEST');
+      expect(checker.schema('Error', res.body)).to.deep.equal([]);
+      seen.add(res.body.error);
+    }
+  });
+
   it('answers unknown routes and wrong methods in the error shape', async () => {
     const missing = await request(h.service.app).get(`/v1/${'x'.repeat(5000)}`).expect(404);
     expect(missing.body.error).to.equal('NOT_FOUND');
@@ -222,7 +235,7 @@ describe('every error path against its OpenAPI response schema', function () {
 
   describe('coverage', () => {
     it('met every error code that can be reached without a fault, a crash or another build', () => {
-      const unreachableHere = ['MALFORMED_REQUEST', 'REQUEST_HEADERS_TOO_LARGE', 'INTERNAL_ERROR', 'INFERENCE_FAILED', 'TIER_INSUFFICIENT', 'MODEL_NOT_ALLOWED', 'MODEL_NOT_FOUND'];
+      const unreachableHere = ['REQUEST_HEADERS_TOO_LARGE', 'INTERNAL_ERROR', 'INFERENCE_FAILED', 'TIER_INSUFFICIENT', 'MODEL_NOT_ALLOWED', 'MODEL_NOT_FOUND'];
       const expected = Object.keys(ERROR_STATUS).filter((c) => !unreachableHere.includes(c));
       expect(expected.filter((c) => !seen.has(c))).to.deep.equal([]);
     });

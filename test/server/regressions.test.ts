@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import { readFileSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import request from 'supertest';
 import { loadApiDocument } from '../../src/openapi/document.js';
@@ -174,6 +175,20 @@ describe('issue 14 regressions', function () {
       expect(res.status).to.equal(431);
       const body = (await res.json()) as { error: string };
       expect(body.error).to.equal('REQUEST_HEADERS_TOO_LARGE');
+      expect(createSchemaChecker(loadApiDocument()).schema('Error', body)).to.deep.equal([]);
+    });
+
+    it('answers a request the HTTP parser cannot read with 400 in the error shape', async () => {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(running.port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+        let text = '';
+        socket.on('data', (d: Buffer) => (text += d.toString()));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+      expect(answer).to.match(/^HTTP\/1\.1 400 /);
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: string };
+      expect(body.error).to.equal('MALFORMED_REQUEST');
       expect(createSchemaChecker(loadApiDocument()).schema('Error', body)).to.deep.equal([]);
     });
 
