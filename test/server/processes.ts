@@ -4,7 +4,7 @@
  * test may stop and start again. Every process is started here and ended by its own pid.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,18 @@ import { buildDist, fingerprint, STAMP } from '../../scripts/build.mjs';
 import { existsSync, readFileSync } from 'node:fs';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
+
+/** Temporary folders the processes of this run wrote; removed when mocha's run ends. */
+const scratch: string[] = [];
+process.once('exit', () => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+function scratchDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -42,7 +54,7 @@ export interface ServerProcess {
 }
 
 /** Starts `node scripts/start.mjs src/main` with `env` on a free port; resolves once /health answers. */
-export async function startServer(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'cpet-proc-'))): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string> = {}, dataDir = scratchDir('cpet-proc-')): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), 'src/main'], {
     cwd: ROOT,
@@ -97,7 +109,7 @@ export interface RedisProcess {
  */
 export async function startRedis(): Promise<RedisProcess> {
   const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'cpet-redis-'));
+  const dir = scratchDir('cpet-redis-');
   let child: ChildProcess | null = null;
   const start = async (): Promise<void> => {
     child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir], { stdio: 'ignore' });
