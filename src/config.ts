@@ -24,6 +24,41 @@ export interface Config {
   formatPackages: string[];
   /** Injected clock (ms since epoch); tests set it, production uses Date.now. TICKET_SECRET is read by the store. */
   now: () => number;
+  /** Operations settings; each absent one takes its value from OPERATIONS_DEFAULTS. */
+  operations?: Partial<Operations>;
+}
+
+/** How the service behaves under load, faults and shutdown. */
+export interface Operations {
+  /** Origins allowed to call the API from a browser (CORS_ORIGINS, comma-separated); empty: CORS off. */
+  corsOrigins: string[];
+  /** Longest wait for in-flight requests after SIGTERM/SIGINT before their connections are cut (DRAIN_TIMEOUT_S). */
+  drainTimeoutMs: number;
+  /** Wall-clock budget of one task in a worker (TASK_TIMEOUT_S): past it the worker is stopped and replaced. */
+  taskTimeoutMs: number;
+  /** Old-generation heap of one worker thread (WORKER_MEMORY_MB): past it only that worker's task fails. */
+  workerMemoryMb: number;
+  /** Tasks waiting for a worker before new work is refused with 503 (WORKER_QUEUE_LIMIT). */
+  workerQueueLimit: number;
+  /** Longest wait for one Redis command before the request answers 503 (STORE_TIMEOUT_MS). */
+  storeTimeoutMs: number;
+  /** pino level of the JSON logs (LOG_LEVEL: fatal, error, warn, info, debug, silent). */
+  logLevel: string;
+}
+
+export const OPERATIONS_DEFAULTS: Operations = {
+  corsOrigins: [],
+  drainTimeoutMs: 25_000,
+  taskTimeoutMs: 30_000,
+  workerMemoryMb: 1024,
+  workerQueueLimit: 200,
+  storeTimeoutMs: 1_500,
+  logLevel: 'info',
+};
+
+/** The operations settings of a configuration, defaults filled in. */
+export function operationsOf(config: Config): Operations {
+  return { ...OPERATIONS_DEFAULTS, ...config.operations };
 }
 
 /** Reads the configuration from an environment (default: process.env). */
@@ -38,9 +73,34 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: integer(env.RATE_LIMIT_PER_MINUTE, 120, 'RATE_LIMIT_PER_MINUTE'),
     workers: integer(env.WORKERS, 2, 'WORKERS'),
     publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : null,
-    formatPackages: (env.FORMAT_PLUGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    formatPackages: list(env.FORMAT_PLUGINS),
     now: Date.now,
+    operations: {
+      corsOrigins: list(env.CORS_ORIGINS).map(origin),
+      drainTimeoutMs: integer(env.DRAIN_TIMEOUT_S, OPERATIONS_DEFAULTS.drainTimeoutMs / 1000, 'DRAIN_TIMEOUT_S') * 1000,
+      taskTimeoutMs: integer(env.TASK_TIMEOUT_S, OPERATIONS_DEFAULTS.taskTimeoutMs / 1000, 'TASK_TIMEOUT_S') * 1000,
+      workerMemoryMb: integer(env.WORKER_MEMORY_MB, OPERATIONS_DEFAULTS.workerMemoryMb, 'WORKER_MEMORY_MB'),
+      workerQueueLimit: integer(env.WORKER_QUEUE_LIMIT, OPERATIONS_DEFAULTS.workerQueueLimit, 'WORKER_QUEUE_LIMIT'),
+      storeTimeoutMs: integer(env.STORE_TIMEOUT_MS, OPERATIONS_DEFAULTS.storeTimeoutMs, 'STORE_TIMEOUT_MS'),
+      logLevel: env.LOG_LEVEL || OPERATIONS_DEFAULTS.logLevel,
+    },
   };
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** An origin as a browser sends it (scheme://host[:port]), so a trailing slash or path in the setting cannot silently never match. */
+function origin(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`CORS_ORIGINS: "${value}" is not an origin like https://lab.example.org`);
+  }
+  if (url.origin === 'null' || (url.pathname !== '/' && url.pathname !== '')) throw new Error(`CORS_ORIGINS: "${value}" must be an origin (scheme://host[:port]) without a path`);
+  return url.origin;
 }
 
 function integer(value: string | undefined, fallback: number, name: string): number {

@@ -3,6 +3,7 @@
  * Domain code throws `ServiceError`; only src/server/ turns it into a response.
  */
 export const ERROR_STATUS = {
+  MALFORMED_REQUEST: 400,
   MISSING_API_KEY: 401,
   INVALID_API_KEY: 403,
   KEY_EXPIRED: 403,
@@ -24,9 +25,11 @@ export const ERROR_STATUS = {
   VALIDATION_ERROR: 422,
   RATE_LIMITED: 429,
   QUOTA_EXCEEDED: 429,
+  REQUEST_HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
   INFERENCE_FAILED: 500,
   UPLOAD_TICKETS_UNAVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -75,4 +78,9 @@ export interface FileLocation {
 /** A recognised format whose contents cannot be read; says where. */
 export function parserError(message: string, where: FileLocation = {}): ServiceError {
   return new ServiceError('PARSER_ERROR', message, { where });
+}
+
+/** The service cannot answer right now (store unreachable, shutting down, workers saturated); retry later. */
+export function serviceUnavailable(message: string, reason: string, retryAfterS = 1): ServiceError {
+  return new ServiceError('SERVICE_UNAVAILABLE', message, { reason, retry_after_s: retryAfterS });
 }

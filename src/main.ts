@@ -1,34 +1,44 @@
 /**
  * `npm start`: opens the store (embedded SQLite in DATA_DIR unless REDIS_URL is set), creates a
- * local API key on first start, and listens. Prints the URL and, once, the new key.
+ * local API key on first start, and listens. SIGTERM and SIGINT drain in-flight requests, then close
+ * the worker pool and the store (lifecycle.ts). Logs are JSON lines on stdout (pino).
  */
 import { join } from 'node:path';
-import { configFromEnv } from './config.js';
+import { configFromEnv, operationsOf } from './config.js';
 import { createService } from './server/app.js';
+import { serve } from './server/lifecycle.js';
 import { ensureLocalKey, LOCAL_KEY_FILE } from './store/bootstrap-key.js';
 
 const config = configFromEnv();
 const service = await createService(config);
+const { logger } = service.deps;
 const localKey = await ensureLocalKey(service.deps.store, config.dataDir);
-const server = service.app.listen(config.port, config.host, () => {
-  const url = `http://${config.host}:${config.port}`;
-  console.log(`CPET analysis service listening on ${url} (store: ${service.deps.store.kind}, data: ${config.dataDir})`);
-  console.log(`  web application: ${url}/   health: ${url}/health   API description: ${url}/v1/openapi.json   for language models: ${url}/llms.txt`);
-  if (localKey) {
-    console.log(`\nFirst start: created a local API key with every product (shown once; also saved to ${join(config.dataDir, LOCAL_KEY_FILE)}, mode 0600):`);
-    console.log(`  ${localKey}\n`);
-    console.log(`  try: curl -s -H 'X-API-Key: ${localKey}' ${url}/v1/capabilities`);
+const running = await serve(service, config.port, config.host);
+const url = `http://${config.host}:${running.port}`;
+const keyFile = join(config.dataDir, LOCAL_KEY_FILE);
+logger.info(
+  { url, store: service.deps.store.kind, data_dir: config.dataDir, workers: config.workers, cors_origins: operationsOf(config).corsOrigins },
+  `CPET analysis service listening on ${url}`,
+);
+if (localKey) {
+  // The key goes to the file only; a terminal also shows it once, a log collector never sees it.
+  logger.info({ key_file: keyFile }, `first start: created a local API key with every product in ${keyFile} (mode 0600)`);
+  if (process.stdout.isTTY) {
+    process.stdout.write(`\nFirst start: your local API key (also in ${keyFile}):\n  ${localKey}\n  try: curl -s -H "X-API-Key: $(cat ${keyFile})" ${url}/v1/capabilities\n\n`);
   }
-});
-
-let closing = false;
-async function shutdown(signal: string): Promise<void> {
-  if (closing) return;
-  closing = true;
-  console.log(`${signal}: closing`);
-  server.close();
-  await service.close();
-  process.exit(0);
 }
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
+if (process.stdout.isTTY) {
+  process.stdout.write(`  web application: ${url}/   health: ${url}/health   ready: ${url}/ready   API description: ${url}/v1/openapi.json\n`);
+}
+
+const stop = (signal: string): void => {
+  running.shutdown(signal).then(
+    () => process.exit(0),
+    (err: unknown) => {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    },
+  );
+};
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));

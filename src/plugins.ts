@@ -11,8 +11,10 @@ import type { AnalysisPlugin } from './analyses/analysis-plugin.js';
 import type { FormatPlugin } from './formats/format-plugin.js';
 import { CHANNEL_NAMES } from './recording/recording.js';
 
-/** The project root (the folder holding formats/ and analyses/). */
+/** The project root (the folder holding formats/ and analyses/): dist/ when running the build. */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** Plugins are TypeScript in the source tree and JavaScript in the build (scripts/build.mjs). */
+const MODULE_EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
 export interface Plugins {
   formats: readonly FormatPlugin[];
@@ -100,7 +102,7 @@ async function loadFolder<T>(dir: string): Promise<T[]> {
   const out: T[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     if (!entry.isDirectory()) continue;
-    const index = join(dir, entry.name, 'index.ts');
+    const index = join(dir, entry.name, `index${MODULE_EXTENSION}`);
     if (!existsSync(index)) continue;
     const mod = (await import(pathToFileURL(index).href)) as { default?: T };
     if (!mod.default) throw new PluginError('PLUGIN_NO_DEFAULT_EXPORT', `${index} has no default export`);

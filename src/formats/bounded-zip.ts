@@ -136,8 +136,9 @@ function findEndOfCentralDirectory(buf: Buffer): number {
   throw damaged('no end-of-archive record (the file is truncated or not a zip)');
 }
 
+/** `where` is for sheet, row, column and line (ParserErrorContext); what is wrong with the archive goes beside it. */
 function damaged(detail: string): ServiceError {
-  return new ServiceError('PARSER_ERROR', `The spreadsheet archive is damaged: ${detail}.`, { where: { archive: detail } });
+  return new ServiceError('PARSER_ERROR', `The spreadsheet archive is damaged: ${detail}.`, { archive: detail });
 }
 
 function tooLarge(capBytes: number): ServiceError {

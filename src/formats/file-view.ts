@@ -4,9 +4,9 @@
  * on what any view may cost.
  */
 import { zipSync } from 'fflate';
-import xlsx from 'node-xlsx';
 import { ServiceError } from '../errors.js';
 import { BoundedZip, unzipBounded } from './bounded-zip.js';
+import { readSheets } from './workbook.js';
 import { openXlsx, type LazySheet } from './xlsx-sheets.js';
 
 /** Reading limits; a file that would pass them is refused, never read further. */
@@ -215,9 +215,9 @@ export class FileView {
     let parsed: { name: string; data: unknown[][] }[];
     try {
       // Values only: `raw` rows never read a cell's formatted text, so SheetJS is told not to format it.
-      parsed = xlsx.parse(input, { sheetRows: READ_LIMITS.max_sheet_rows + 1, raw: true, blankrows: true, defval: null, cellText: false });
+      parsed = readSheets(input, { sheetRows: READ_LIMITS.max_sheet_rows + 1, raw: true, blankrows: true, defval: null, cellText: false });
     } catch (err) {
-      throw new ServiceError('PARSER_ERROR', `The workbook cannot be read: ${(err as Error).message}.`, { where: { workbook: this.filename } });
+      throw new ServiceError('PARSER_ERROR', `The workbook cannot be read: ${(err as Error).message}.`, {});
     }
     return parsed.map((s) => ({ name: s.name, rows: checkRowCap(s.name, s.data) }));
   }

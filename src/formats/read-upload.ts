@@ -3,6 +3,7 @@
  * Recording comes out, and the bytes are not kept.
  */
 import { ServiceError } from '../errors.js';
+import { RECORDING_LIMITS } from '../recording/limits.js';
 import type { Recording } from '../recording/recording.js';
 import { chooseFormat, type Candidate, type FormatConfidence } from './detect.js';
 import { FileView } from './file-view.js';
@@ -11,7 +12,8 @@ import { CANONICAL_RECOVERY } from './recovery.js';
 
 export const UPLOAD_LIMITS = {
   max_upload_bytes: 25 * 1024 * 1024,
-  max_samples: 20_000,
+  max_samples: RECORDING_LIMITS.max_samples,
+  max_duration_s: RECORDING_LIMITS.max_duration_s,
 } as const;
 
 export interface ReadResult {

@@ -4,6 +4,7 @@
  * made and flagged the same way whatever the vendor.
  */
 import { parserError } from '../errors.js';
+import { checkRecordingLimits } from './limits.js';
 import {
   CHANNEL_NAMES,
   type ChannelData,
@@ -58,6 +59,7 @@ export function buildRecording(raw: RawColumns): Recording {
   if (t_s.length < 2) {
     throw parserError('fewer than two rows with a readable time stamp');
   }
+  checkRecordingLimits(t_s.length, t_s[t_s.length - 1] - t_s[0]);
 
   const channels: Partial<Record<ChannelName, ChannelData>> = {};
   const absent: Partial<Record<ChannelName, string>> = { ...(raw.absent ?? {}) };
@@ -127,7 +129,14 @@ function repairClock(
   const stamps = readable.map((i) => time[i] as number);
   let monotonic = true;
   for (let i = 1; i < stamps.length; i++) if (stamps[i] <= stamps[i - 1]) monotonic = false;
-  const rawSpan = stamps.length > 1 ? Math.max(...stamps) - Math.min(...stamps) : 0;
+  // A loop, not Math.max(...stamps): spreading a long column overflows the call stack.
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const t of stamps) {
+    if (t < lo) lo = t;
+    if (t > hi) hi = t;
+  }
+  const rawSpan = stamps.length > 1 ? hi - lo : 0;
 
   const steps: number[] = [];
   for (let i = 1; i < stamps.length; i++) {

@@ -222,9 +222,9 @@ export function pressureFactorToMmhg(unit: string | null | undefined): number | 
  * can only be L/min (no human reaches 10 L/min of VO2), above 100 only mL/min.
  */
 export function inferGasFlowFactor(values: (number | null)[]): { factor: number; inferred: string } | null {
-  const finite = values.filter((v): v is number => v !== null && Number.isFinite(v));
-  if (finite.length === 0) return null;
-  const peak = Math.max(...finite.map(Math.abs));
+  let peak = -Infinity;
+  for (const v of values) if (v !== null && Number.isFinite(v) && Math.abs(v) > peak) peak = Math.abs(v);
+  if (peak === -Infinity) return null;
   if (peak < 10) return { factor: 1000, inferred: 'L/min' };
   if (peak > 100) return { factor: 1, inferred: 'mL/min' };
   return null;

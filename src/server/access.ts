@@ -23,15 +23,25 @@ export async function authenticate(store: Store, header: string | string[] | und
   return result.record;
 }
 
-/** Counts one request against the key's per-minute window; throws RATE_LIMITED past the limit. */
-export async function rateLimit(store: Store, key: ApiKeyRecord, perMinute: number, nowMs: number): Promise<void> {
-  if (perMinute <= 0) return;
+/** Where the key stands in its per-minute window, for the RateLimit-* headers. */
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window starts again. */
+  reset_s: number;
+}
+
+/** Counts one request against the key's per-minute window; throws RATE_LIMITED past the limit. Null when unlimited. */
+export async function rateLimit(store: Store, key: ApiKeyRecord, perMinute: number, nowMs: number): Promise<RateLimitState | null> {
+  if (perMinute <= 0) return null;
   const window = Math.floor(nowMs / MINUTE_MS);
   const count = await store.incrementCounter(`rate:${key.id}:${window}`, 1, MINUTE_MS * 2);
+  const reset = Math.max(1, Math.ceil(((window + 1) * MINUTE_MS - nowMs) / 1000));
+  const state = { limit: perMinute, remaining: Math.max(0, perMinute - count), reset_s: reset };
   if (count > perMinute) {
-    const retry = Math.ceil(((window + 1) * MINUTE_MS - nowMs) / 1000);
-    throw new ServiceError('RATE_LIMITED', `More than ${perMinute} requests this minute; retry in ${retry} s.`, { limit_per_minute: perMinute, retry_after_s: retry });
+    throw new ServiceError('RATE_LIMITED', `More than ${perMinute} requests this minute; retry in ${reset} s.`, { limit_per_minute: perMinute, retry_after_s: reset });
   }
+  return state;
 }
 
 /** The calendar month (UTC) billing counts in, e.g. 2026-11. */
@@ -43,25 +53,44 @@ function usageCounter(key: ApiKeyRecord, nowMs: number): string {
   return `usage:${key.id}:${usageMonth(nowMs)}`;
 }
 
-/** Units used this month. */
+/** Units used this month (reservations of requests still running included). */
 export function unitsUsed(store: Store, key: ApiKeyRecord, nowMs: number): Promise<number> {
   return store.getCounter(usageCounter(key, nowMs));
 }
 
-/** Refuses billable work once the monthly limit is spent; a request started under the limit completes. */
-export async function checkQuota(store: Store, key: ApiKeyRecord, nowMs: number): Promise<void> {
-  if (key.monthly_limit === null) return;
-  const used = await unitsUsed(store, key, nowMs);
-  if (used >= key.monthly_limit) {
+/** Units held for one request until it settles. */
+export interface Reservation {
+  settle(unitsEarned: number): Promise<void>;
+  release(): Promise<void>;
+}
+
+/**
+ * Reserves the most units a request can earn, in one atomic increment, before its work starts. A
+ * request that found the month under the limit proceeds (and may pass it by what it earns, as a
+ * request started under the limit always completes); one that found it spent gives its units back
+ * and is refused with QUOTA_EXCEEDED. So N concurrent requests on any number of instances cannot
+ * all slip under the limit, as they could when the count was read first and billed after.
+ */
+export async function reserveUnits(store: Store, key: ApiKeyRecord, units: number, nowMs: number): Promise<Reservation> {
+  const name = usageCounter(key, nowMs);
+  const adjust = async (by: number): Promise<void> => {
+    if (by !== 0) await store.incrementCounter(name, by, USAGE_TTL_MS);
+  };
+  if (key.monthly_limit === null || units <= 0) {
+    return { settle: (earned) => adjust(earned), release: async () => {} };
+  }
+  const after = await store.incrementCounter(name, units, USAGE_TTL_MS);
+  const before = after - units;
+  if (before >= key.monthly_limit) {
+    await adjust(-units);
     throw new ServiceError('QUOTA_EXCEEDED', `The monthly limit of ${key.monthly_limit} units is reached for ${usageMonth(nowMs)}.`, {
       monthly_limit: key.monthly_limit,
-      units_used: used,
+      units_used: Math.min(before, key.monthly_limit),
       month: usageMonth(nowMs),
     });
   }
-}
-
-/** Adds billing units to the key's month. */
-export async function bill(store: Store, key: ApiKeyRecord, units: number, nowMs: number): Promise<void> {
-  if (units > 0) await store.incrementCounter(usageCounter(key, nowMs), units, USAGE_TTL_MS);
+  return {
+    settle: (earned) => adjust(Math.min(earned, units) - units),
+    release: () => adjust(-units),
+  };
 }

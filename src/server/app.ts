@@ -1,16 +1,17 @@
 /**
  * The app factory: express in front, openapi-backend routing every request by operationId against
  * openapi/cpet-api.yaml and validating it with ajv (JSON Schema 2020-12), thin handlers behind.
- * `createService` opens the store, loads the plugins and starts the worker pool; `listen` lives in
- * main.ts so tests drive the app through supertest without a port.
+ * `createService` opens the store, loads the plugins and starts the worker pool; listening and the
+ * orderly shutdown live in lifecycle.ts, so tests drive the app through supertest without a port.
+ * Middleware order: request id and access line, security headers, CORS, the gate (caller and size
+ * before any body is read, then the operation's body parser), openapi-backend, the error shape.
  */
 import express, { type Request, type Response } from 'express';
-import multer from 'multer';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { OpenAPIBackend, type Context, type Handler } from 'openapi-backend';
 import { readFileSync } from 'node:fs';
-import type { Config } from '../config.js';
+import { operationsOf, type Config } from '../config.js';
 import { ServiceError } from '../errors.js';
 import type { operations } from '../generated/api.js';
 import { createMetricRegistry } from '../metrics/registry.js';
@@ -18,42 +19,54 @@ import { loadApiDocument, llmsFullText, llmsText, publicDocument, withFormatIds 
 import { loadPlugins } from '../plugins.js';
 import { openStore, type Store } from '../store/store.js';
 import { createTaskRunner } from '../workers/pool.js';
-import { authenticate, rateLimit } from './access.js';
+import { boundedString } from './bounded-echo.js';
 import type { Reply, ServiceDeps } from './deps.js';
 import { errorMiddleware, issuesFromAjv, sendError, validationError } from './errors.js';
+import { admission, gate } from './gate.js';
 import { analyze, compute } from './handlers/analysis.js';
-import { capabilities, health, listFormats, listMetrics, sample } from './handlers/catalog.js';
+import { capabilities, health, listFormats, listMetrics, metricsText, ready, sample } from './handlers/catalog.js';
 import { deleteCpet, getCpet, getSeries } from './handlers/records.js';
-import { createTickets, postTicket, uploadContent, uploadMultipart } from './handlers/uploads.js';
+import { createTickets, postTicket, uploadContent, uploadMultipart, type AdmittedTicket } from './handlers/uploads.js';
 import { createWebSession, endWebSession, getWebDomains, listWebModels } from './handlers/web.js';
+import { createLogger, type Logger } from './logger.js';
+import { requestLog } from './request-log.js';
+import { cors, securityHeaders } from './security-headers.js';
+import { createTelemetry, type Telemetry } from './telemetry.js';
 import { mountWebPage } from './web-page.js';
-import { sessionKey } from './web-session.js';
 import type { ApiKeyRecord } from '../store/keys.js';
 import { webBundle, type WebBundle } from '../../web/build.js';
 
 type OperationId = keyof operations;
-/** The largest JSON body: a 25 MB file as base64 is 33.4 MB. */
-const JSON_LIMIT = '36mb';
-const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 
 export interface Service {
   app: express.Express;
   deps: ServiceDeps;
+  /** Ends the worker threads (letting running tasks finish), then the store. */
   close(): Promise<void>;
 }
 
 /** Opens everything the service needs and builds the express app. */
-export async function createService(config: Config, options: { store?: Store; namespace?: string } = {}): Promise<Service> {
-  const store = options.store ?? (await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, namespace: options.namespace, now: config.now }));
+export async function createService(config: Config, options: { store?: Store; namespace?: string; logger?: Logger } = {}): Promise<Service> {
+  const ops = operationsOf(config);
+  const logger = options.logger ?? createLogger(ops.logLevel);
+  const telemetry = createTelemetry();
+  const store =
+    options.store ??
+    (await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, namespace: options.namespace, now: config.now, commandTimeoutMs: ops.storeTimeoutMs }));
   const plugins = await loadPlugins({ packages: config.formatPackages });
   const metrics = createMetricRegistry(plugins.analyses.flatMap((a) => a.metrics ?? []));
   // Format plugins from npm packages join the document's format-id enum.
   const document = withFormatIds(loadApiDocument(), plugins.formats.map((f) => f.meta.id));
-  const runner = createTaskRunner(config.workers);
+  const runner = createTaskRunner({ workers: config.workers, taskTimeoutMs: ops.taskTimeoutMs, workerMemoryMb: ops.workerMemoryMb, queueLimit: ops.workerQueueLimit });
+  telemetry.watchWorkers(() => runner.load());
   const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const deps: ServiceDeps = {
     config,
-    store,
+    operations: ops,
+    logger,
+    telemetry,
+    lifecycle: { draining: false },
+    store: countStoreErrors(store, telemetry),
     runner,
     plugins,
     metrics,
@@ -74,10 +87,37 @@ export async function createService(config: Config, options: { store?: Store; na
   };
 }
 
+/** The store with every failed operation counted in cpet_store_errors_total. */
+function countStoreErrors(store: Store, telemetry: Telemetry): Store {
+  const wrap = <T extends object>(target: T, prefix: string): T => {
+    const out = { ...target } as Record<string, unknown>;
+    for (const [name, value] of Object.entries(target)) {
+      if (typeof value !== 'function') continue;
+      out[name] = async (...args: unknown[]) => {
+        try {
+          return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        } catch (err) {
+          telemetry.storeError(`${prefix}${name}`);
+          throw err;
+        }
+      };
+    }
+    return out as T;
+  };
+  return { ...wrap(store, ''), kind: store.kind, keys: wrap(store.keys, 'keys.') };
+}
+
 /**
  * A keyed operation: the security handler has authenticated the key (from X-API-Key, or for the web
  * application's routes from its session) and counted it against its rate limit.
  */
+/** The ticket the gate admitted before the body was read. */
+function admittedTicket(req: Request): AdmittedTicket {
+  const ticket = req.res ? admission(req.res).ticket : undefined;
+  if (!ticket) throw new ServiceError('INTERNAL_ERROR', 'The ticket post reached its handler without passing the gate.', {});
+  return ticket;
+}
+
 type KeyedHandler = (deps: ServiceDeps, key: ApiKeyRecord, c: Context, req: Request) => Promise<Reply> | Reply;
 type PublicHandler = (deps: ServiceDeps, c: Context, req: Request) => Promise<Reply> | Reply;
 
@@ -107,9 +147,11 @@ const SESSION: Partial<Record<OperationId, KeyedHandler>> = {
 };
 
 const PUBLIC: Partial<Record<OperationId, PublicHandler>> = {
-  postTicketUpload: (d, c, req) => postTicket(d, path(c, 'ticket'), req),
+  postTicketUpload: (d, _c, req) => postTicket(d, admittedTicket(req), req),
   getSample: (_d, c) => sample(String((c.request.query as Record<string, unknown>).oscillating) === 'true'),
   getHealth: (d) => health(d),
+  getReady: (d) => ready(d),
+  getMetrics: (d) => metricsText(d),
   getOpenApi: (d) => ({ json: d.publicDocument }),
   getLlmsTxt: (d) => ({ text: d.llms.short, contentType: 'text/plain; charset=utf-8' }),
   getLlmsFullTxt: (d) => ({ text: d.llms.full, contentType: 'text/plain; charset=utf-8' }),
@@ -154,17 +196,15 @@ export async function buildApp(deps: ServiceDeps, page: WebBundle): Promise<expr
   for (const [id, fn] of Object.entries(PUBLIC)) {
     handlers[id] = async (c: Context, req: Request, res: Response) => write(res, await fn(deps, c, req));
   }
-  // openapi-backend runs security before validation, so a missing key outranks a malformed body.
-  api.registerSecurityHandler('ApiKey', async (_c: Context, req: Request) => {
-    const key = await authenticate(deps.store, req.headers['x-api-key']);
-    await rateLimit(deps.store, key, deps.config.rateLimitPerMinute, deps.config.now());
+  // The gate (gate.ts) authenticated the caller and counted its rate limit before the body was read;
+  // the security handlers hand its key on, so a missing key still outranks a malformed body.
+  const admitted = (req: Request): ApiKeyRecord => {
+    const key = req.res ? admission(req.res).key : undefined;
+    if (!key) throw new ServiceError('INTERNAL_ERROR', 'The request reached its handler without passing the gate.', {});
     return key;
-  });
-  api.registerSecurityHandler('WebSession', async (_c: Context, req: Request) => {
-    const key = await sessionKey(deps.store, req.headers, deps.config.now(), deps.config.publicBaseUrl);
-    await rateLimit(deps.store, key, deps.config.rateLimitPerMinute, deps.config.now());
-    return key;
-  });
+  };
+  api.registerSecurityHandler('ApiKey', (_c: Context, req: Request) => admitted(req));
+  api.registerSecurityHandler('WebSession', (_c: Context, req: Request) => admitted(req));
   handlers.unauthorizedHandler = (c: Context, _req: Request, res: Response) => {
     const failure = Object.values(c.security ?? {})
       .map((v) => (v as { error?: unknown } | undefined)?.error)
@@ -174,11 +214,14 @@ export async function buildApp(deps: ServiceDeps, page: WebBundle): Promise<expr
   };
   handlers.validationFail = (c: Context, req: Request, res: Response) =>
     sendError(res, validationError(issuesFromAjv(c.validation.errors as never, { body: req.body, query: req.query, params: c.request.params })));
-  handlers.notFound = (c: Context, _req: Request, res: Response) =>
-    sendError(res, new ServiceError('NOT_FOUND', `No route ${c.request.method.toUpperCase()} ${c.request.path}.`, { method: c.request.method.toUpperCase(), path: c.request.path }));
+  handlers.notFound = (c: Context, _req: Request, res: Response) => {
+    const shown = boundedString(c.request.path, 200);
+    sendError(res, new ServiceError('NOT_FOUND', `No route ${c.request.method.toUpperCase()} ${shown}.`, { method: c.request.method.toUpperCase(), path: shown }));
+  };
   handlers.methodNotAllowed = (c: Context, _req: Request, res: Response) => {
     const allowed = ['get', 'post', 'put', 'patch', 'delete'].filter((m) => api.router.matchOperation({ ...c.request, method: m }) !== undefined);
-    sendError(res, new ServiceError('METHOD_NOT_ALLOWED', `${c.request.method.toUpperCase()} is not allowed on ${c.request.path}.`, { method: c.request.method.toUpperCase(), allowed: allowed.map((m) => m.toUpperCase()) }));
+    const shown = boundedString(c.request.path, 200);
+    sendError(res, new ServiceError('METHOD_NOT_ALLOWED', `${c.request.method.toUpperCase()} is not allowed on ${shown}.`, { method: c.request.method.toUpperCase(), allowed: allowed.map((m) => m.toUpperCase()) }));
   };
   handlers.notImplemented = (c: Context, _req: Request, res: Response) =>
     sendError(res, new ServiceError('INTERNAL_ERROR', `Operation ${c.operation?.operationId} has no handler.`, {}));
@@ -187,17 +230,18 @@ export async function buildApp(deps: ServiceDeps, page: WebBundle): Promise<expr
 
   const app = express();
   app.disable('x-powered-by');
+  app.disable('etag');
   app.set('trust proxy', false);
-  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10 } });
-  mountWebPage(app, page);
-  app.use(express.json({ limit: JSON_LIMIT }));
-  app.post('/v1/uploads/:ticket', express.raw({ type: 'application/octet-stream', limit: MAX_UPLOAD_BYTES }));
-  app.post(['/v1/cpet', '/v1/uploads/:ticket'], upload.single('file'), (req, _res, next) => {
-    // Multipart fields arrive as text; the schema's integer must see a number.
-    const body = req.body as Record<string, unknown> | undefined;
-    if (body && typeof body.retain_hours === 'string' && /^-?\d+$/.test(body.retain_hours)) body.retain_hours = Number(body.retain_hours);
+  app.use(requestLog(deps.logger, deps.telemetry));
+  app.use(securityHeaders(deps.config.publicBaseUrl?.startsWith('https:') ?? false));
+  app.use(cors(deps.operations.corsOrigins));
+  app.use((_req, res, next) => {
+    // While draining, every answer closes its connection so keep-alive clients reconnect elsewhere.
+    if (deps.lifecycle.draining) res.setHeader('Connection', 'close');
     next();
   });
+  mountWebPage(app, page);
+  app.use(gate(api, deps));
   app.use(async (req, res, next) => {
     try {
       await api.handleRequest(
@@ -209,7 +253,7 @@ export async function buildApp(deps: ServiceDeps, page: WebBundle): Promise<expr
       next(err);
     }
   });
-  app.use(errorMiddleware);
+  app.use(errorMiddleware(deps.logger));
   return app;
 }
 

@@ -20,6 +20,7 @@ export const PAGE_CSP = [
 /** Mounts GET / and GET /assets/:name; an unknown asset falls through to the API's 404. */
 export function mountWebPage(app: express.Express, bundle: WebBundle): void {
   app.get('/', (_req, res) => {
+    res.locals.route = '/';
     res.setHeader('Content-Security-Policy', PAGE_CSP);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
@@ -29,6 +30,7 @@ export function mountWebPage(app: express.Express, bundle: WebBundle): void {
   app.get('/assets/:name', (req, res, next) => {
     const asset = bundle.assets.get(req.params.name);
     if (!asset) return next();
+    res.locals.route = '/assets/{name}';
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
     res.type(asset.contentType).send(asset.body);

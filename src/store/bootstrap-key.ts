@@ -1,6 +1,7 @@
 /**
  * First-start convenience (issue 2, item 5): with no keys at all, create one local key with every
- * product so `npm start` is usable at once. It is printed once by main and kept in a 0600 file.
+ * product so `npm start` is usable at once. It is kept in a 0600 file; main shows it once on a
+ * terminal only, never in a log.
  */
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -24,7 +25,7 @@ export async function ensureLocalKey(store: Store, dataDir: string): Promise<str
   // Several instances may start together on one Redis: only the one that wins the claim creates.
   if (!(await store.consumeOnce('bootstrap:local-key', BOOTSTRAP_CLAIM_TTL_MS))) return null;
   const { key } = await store.keys.create({ name: LOCAL_KEY_NAME, tier: 'research', products: [...PRODUCTS] });
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, LOCAL_KEY_FILE);
   await writeFile(file, `${key}\n`, { mode: 0o600 });
   // writeFile's mode applies only when it creates the file; an older file keeps its mode otherwise.

@@ -5,13 +5,29 @@
  */
 import Keyv from 'keyv';
 import KeyvRedis, { createClient } from '@keyv/redis';
-import { createKeyStore } from './keys.js';
+import { ServiceError, serviceUnavailable } from '../errors.js';
+import { createKeyStore, type KeyStore } from './keys.js';
 import { cleanupTtlMs, recordKey, type StoredRecord } from './record-key.js';
 import { newSecretText, secretFromEnv } from './shared-secret.js';
 import type { Store } from './store.js';
 
 /** How long start-up waits for Redis before failing with a clear message. */
 const CONNECT_TIMEOUT_MS = 10_000;
+/** Longest wait for one store operation unless the caller says otherwise. */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 1_500;
+/** Commands that may wait for Redis at once; past it a command fails at once (503). */
+const COMMAND_QUEUE_LIMIT = 5_000;
+/** node-redis errors that mean "no answer from Redis" rather than a refused command. */
+const UNREACHABLE = new Set([
+  'TimeoutError',
+  'ClientOfflineError',
+  'ClientClosedError',
+  'SocketClosedUnexpectedlyError',
+  'ConnectionTimeoutError',
+  'SocketTimeoutError',
+  'ReconnectStrategyError',
+  'AbortError',
+]);
 
 /**
  * INCRBY, and PEXPIRE only while the key has no TTL (i.e. it was just created), as one atomic script:
@@ -30,9 +46,16 @@ function redactUrl(url: string): string {
 }
 
 /** Connects to `redisUrl` (a db number in the path is honoured) and opens the store under `namespace`. */
-export async function openRedisStore(redisUrl: string, namespace: string, now: () => number): Promise<Store> {
+export async function openRedisStore(redisUrl: string, namespace: string, now: () => number, commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS): Promise<Store> {
   const client = createClient({
     url: redisUrl,
+    // While disconnected a command fails at once instead of waiting in an offline queue, and a queued
+    // command is dropped at its timeout: a request its client gave up on is never replayed (and
+    // billed) when Redis comes back.
+    disableOfflineQueue: true,
+    commandOptions: { timeout: commandTimeoutMs },
+    // A hung Redis leaves answered-for commands waiting; this bounds how many may wait at once.
+    commandsQueueMaxLength: COMMAND_QUEUE_LIMIT,
     socket: {
       connectTimeout: CONNECT_TIMEOUT_MS,
       reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2_000),
@@ -67,9 +90,9 @@ export async function openRedisStore(redisUrl: string, namespace: string, now: (
   const sessions = area('sessions');
   const raw = (kind: string, name: string): string => `${namespace}:${kind}:${name}`;
 
-  return {
+  const store: Store = {
     kind: 'redis',
-    keys: createKeyStore(apikeys, now),
+    keys: guardKeys(createKeyStore(apikeys, now), commandTimeoutMs),
 
     async putRecord(keyId, cpetId, value, expiresAtMs) {
       const stored: StoredRecord = { expires_at_ms: expiresAtMs, value };
@@ -109,6 +132,18 @@ export async function openRedisStore(redisUrl: string, namespace: string, now: (
       return reply === 'OK';
     },
 
+    async isClaimed(id) {
+      return (await client.exists(raw('once', id))) === 1;
+    },
+
+    async releaseClaim(id) {
+      await client.del(raw('once', id));
+    },
+
+    async ping() {
+      await client.ping();
+    },
+
     async incrementCounter(name, by, ttlMs) {
       const reply = await client.eval(INCREMENT_SCRIPT, {
         keys: [raw('counter', name)],
@@ -134,7 +169,58 @@ export async function openRedisStore(redisUrl: string, namespace: string, now: (
     },
 
     async close() {
-      await client.close();
+      // A graceful close waits for Redis to answer; with Redis gone, shutting down must not hang.
+      if (client.isReady) await client.close();
+      else client.destroy();
     },
   };
+  return guardStore(store, commandTimeoutMs);
+}
+
+/** A failure of Redis to answer, as the 503 the client should retry; other errors pass unchanged. */
+function unreachable(err: unknown): unknown {
+  if (err instanceof ServiceError) return err;
+  const e = err as { name?: string; code?: string; message?: string; constructor?: { name?: string } };
+  // node-redis's error classes keep the name "Error"; their constructors say what happened.
+  const down =
+    UNREACHABLE.has(e?.constructor?.name ?? '') ||
+    UNREACHABLE.has(e?.name ?? '') ||
+    ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(e?.code ?? '') ||
+    /not connected|client is closed|client is offline|Command timeout|queue is full/i.test(e?.message ?? '');
+  return down ? serviceUnavailable('The shared store (Redis) did not answer in time; nothing was changed by this request. Retry shortly.', 'store_unavailable', 2) : err;
+}
+
+/**
+ * Every operation answers within `deadlineMs` or fails with 503. node-redis's own command timeout
+ * only covers a command still waiting to be written; one already written to a Redis that hangs
+ * would wait for ever, so the deadline is kept here. (A command Redis already received may still
+ * run when it wakes up: no client can take back bytes the server's socket holds.)
+ */
+function guarded<T extends object>(target: T, deadlineMs: number, skip: readonly string[] = []): T {
+  const out = { ...target } as Record<string, unknown>;
+  for (const [name, value] of Object.entries(target)) {
+    if (typeof value !== 'function' || skip.includes(name)) continue;
+    out[name] = async (...args: unknown[]) => {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('Command timeout: Redis did not answer')), deadlineMs);
+      });
+      try {
+        return await Promise.race([(value as (...a: unknown[]) => Promise<unknown>).apply(target, args), deadline]);
+      } catch (err) {
+        throw unreachable(err);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+  }
+  return out as T;
+}
+
+function guardStore(store: Store, deadlineMs: number): Store {
+  return guarded(store, deadlineMs, ['close']);
+}
+
+function guardKeys(keys: KeyStore, deadlineMs: number): KeyStore {
+  return guarded(keys, deadlineMs);
 }

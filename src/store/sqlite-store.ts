@@ -4,7 +4,7 @@
  * in-process mutex, so exactly ONE server process may own the file; several instances need Redis.
  * Other processes may still read and write API keys (the `keys` CLI), since those need no atomicity.
  */
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import Keyv from 'keyv';
 import KeyvSqlite from '@keyv/sqlite';
@@ -31,10 +31,23 @@ function table(file: string, name: string, namespace: string): { keyv: Keyv; ada
   return { adapter, keyv: new Keyv({ store: adapter, namespace, throwOnErrors: true }) };
 }
 
+/**
+ * The data directory (0700) and the database file (0600) of parsed recordings, which are health
+ * data: readable by the service's user only. The file is created here, before SQLite opens it,
+ * because SQLite gives its -wal and -shm files the database file's mode.
+ */
+async function privateFiles(dataDir: string): Promise<string> {
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await chmod(dataDir, 0o700);
+  const file = path.join(path.resolve(dataDir), SQLITE_FILE);
+  await (await open(file, 'a', 0o600)).close();
+  for (const name of [file, `${file}-wal`, `${file}-shm`]) await chmod(name, 0o600).catch(() => undefined);
+  return file;
+}
+
 /** Opens (creating when absent) the embedded store in `dataDir`. */
 export async function openSqliteStore(dataDir: string, namespace: string, now: () => number): Promise<Store> {
-  await mkdir(dataDir, { recursive: true });
-  const file = path.join(path.resolve(dataDir), SQLITE_FILE);
+  const file = await privateFiles(dataDir);
   const records = table(file, 'records', namespace);
   const apikeys = table(file, 'apikeys', namespace);
   const meta = table(file, 'meta', namespace);
@@ -102,6 +115,21 @@ export async function openSqliteStore(dataDir: string, namespace: string, now: (
         await meta.keyv.set(name, 1, Math.max(1, ttlMs));
         return true;
       });
+    },
+
+    async isClaimed(id) {
+      return (await meta.keyv.get(`once:${id}`)) !== undefined;
+    },
+
+    releaseClaim(id) {
+      const name = `once:${id}`;
+      return mutex.run(name, async () => {
+        await meta.keyv.delete(name);
+      });
+    },
+
+    async ping() {
+      await meta.adapter.query('SELECT 1');
     },
 
     incrementCounter(name, by, ttlMs) {

@@ -17,6 +17,11 @@ export interface StoreOptions {
   namespace?: string;
   /** Injected clock (ms since epoch) for record and key expiry; default Date.now. */
   now?: () => number;
+  /**
+   * Redis only: longest wait for one command; past it (or at once while disconnected) the call
+   * fails with 503 SERVICE_UNAVAILABLE instead of waiting, and is not replayed later. Default 1500.
+   */
+  commandTimeoutMs?: number;
 }
 
 /** The store the server and the keys CLI work against. */
@@ -46,6 +51,10 @@ export interface Store {
    * in-process for sqlite, persisted). The TTL runs on the wall clock, not on now().
    */
   consumeOnce(id: string, ttlMs: number): Promise<boolean>;
+  /** Whether a one-shot claim on `id` is held now. */
+  isClaimed(id: string): Promise<boolean>;
+  /** Gives a one-shot claim back, so the next consumeOnce of `id` succeeds again. */
+  releaseClaim(id: string): Promise<void>;
   /**
    * Atomic counter: returns the new value; sets the wall-clock TTL when the counter is created
    * (Redis INCRBY + PEXPIRE in one EVAL). Put the window in the name (e.g. `quota:<kid>:2026-11`).
@@ -60,6 +69,8 @@ export interface Store {
   sharedSecret(name: string): Promise<Buffer>;
   /** API keys. */
   readonly keys: KeyStore;
+  /** Resolves when the store answers a trivial command (readiness); throws otherwise. */
+  ping(): Promise<void>;
   /** Releases the connection(s); the store is unusable afterwards. */
   close(): Promise<void>;
 }
@@ -75,6 +86,6 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   }
   const now = options.now ?? Date.now;
   return options.redisUrl
-    ? openRedisStore(options.redisUrl, namespace, now)
+    ? openRedisStore(options.redisUrl, namespace, now, options.commandTimeoutMs)
     : openSqliteStore(options.dataDir, namespace, now);
 }

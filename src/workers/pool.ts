@@ -1,29 +1,108 @@
 /**
  * A pool of worker threads for parsing, analyses and metrics, so one large upload or a model
  * inference never stalls other requests. With 0 workers the same tasks run in the calling thread.
+ *
+ * Every task has a budget: a wall-clock limit (the thread is stopped and replaced past it) and a
+ * heap limit per thread (only that thread's task fails past it), so a pathological file fails alone
+ * and fast. Admission is fair between keys (fair-queue.ts).
  */
 import { Piscina } from 'piscina';
+import { ServiceError, serviceUnavailable } from '../errors.js';
+import { FairQueue, QueueFullError } from './fair-queue.js';
 import { runTask, type Task, type TaskResult } from './tasks.js';
 
 export interface TaskRunner {
-  run(task: Task): Promise<TaskResult>;
+  /** Runs a task for `owner` (the API key id), waiting its turn among the other keys' tasks. */
+  run(task: Task, owner?: string): Promise<TaskResult>;
+  /** True when a worker answers a trivial task within `timeoutMs` (readiness). */
+  ping(timeoutMs: number): Promise<boolean>;
+  /** Tasks waiting for a thread, and tasks running. */
+  load(): { waiting: number; running: number };
+  /** Stops taking tasks, lets queued and running ones finish, then ends the threads. */
   close(): Promise<void>;
 }
 
-/** A runner with `workers` threads (0: inline). */
-export function createTaskRunner(workers: number): TaskRunner {
-  if (workers === 0) return { run: runTask, close: async () => {} };
+export interface RunnerOptions {
+  workers: number;
+  /** Wall-clock budget of one task once it runs. */
+  taskTimeoutMs: number;
+  /** Old-generation heap limit of each thread. */
+  workerMemoryMb: number;
+  /** Tasks that may wait for a thread before new ones are refused with 503. */
+  queueLimit: number;
+}
+
+/** The task a worker thread runs when readiness asks whether the pool answers. */
+const PING: Task = { kind: 'ping' };
+
+/** A runner with `workers` threads (0: inline, no budget). */
+export function createTaskRunner(options: RunnerOptions): TaskRunner {
+  if (options.workers === 0) {
+    return { run: runTask, ping: async () => (await runTask(PING)).ok, load: () => ({ waiting: 0, running: 0 }), close: async () => {} };
+  }
   const pool = new Piscina({
+    // worker.mjs loads the built tasks.js when there is one, else the TypeScript source through tsx.
     filename: new URL('./worker.mjs', import.meta.url).href,
     minThreads: 1,
-    maxThreads: workers,
+    maxThreads: options.workers,
     idleTimeout: 60_000,
+    resourceLimits: { maxOldGenerationSizeMb: options.workerMemoryMb },
   });
-  return {
-    run: (task) => {
-      const transfer = task.kind === 'parse' ? [task.bytes.buffer as ArrayBuffer] : [];
-      return pool.run(task, { transferList: transfer }) as Promise<TaskResult>;
-    },
-    close: () => pool.destroy(),
+  const queue = new FairQueue<TaskResult>(options.workers, options.queueLimit);
+  let closing = false;
+
+  const execute = async (task: Task): Promise<TaskResult> => {
+    const transfer = task.kind === 'parse' ? [task.bytes.buffer as ArrayBuffer] : [];
+    const signal = AbortSignal.timeout(options.taskTimeoutMs);
+    try {
+      return (await pool.run(task, { transferList: transfer, signal })) as TaskResult;
+    } catch (err) {
+      return overBudget(task, err as Error, signal.aborted, options);
+    }
   };
+
+  return {
+    run: (task, owner = 'anonymous') => {
+      if (closing) return Promise.reject(serviceUnavailable('The service is shutting down; retry on another instance.', 'shutting_down', 1));
+      return queue.push(owner, () => execute(task)).catch((err: unknown) => {
+        if (err instanceof QueueFullError) throw serviceUnavailable(`Every worker is busy and ${err.limit} tasks are waiting; retry shortly.`, 'workers_busy', 2);
+        throw err;
+      });
+    },
+    ping: async (timeoutMs) => {
+      try {
+        const result = (await pool.run(PING, { signal: AbortSignal.timeout(timeoutMs) })) as TaskResult;
+        return result.ok;
+      } catch {
+        return false;
+      }
+    },
+    load: () => ({ waiting: queue.waiting, running: queue.active }),
+    close: async () => {
+      closing = true;
+      await queue.idle();
+      await pool.close();
+    },
+  };
+}
+
+/**
+ * A task the thread could not finish: past its time budget, past its heap limit, or a crashed
+ * thread. An upload answers 422 (the file is the cause); the analyses and metrics answer with their
+ * failure code, since a bounded recording should never get here.
+ */
+function overBudget(task: Task, err: Error, timedOut: boolean, options: RunnerOptions): TaskResult {
+  const outOfMemory = (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+  const limit = timedOut ? { limit: 'task_time_s', budget: options.taskTimeoutMs / 1000 } : outOfMemory ? { limit: 'worker_memory_mb', budget: options.workerMemoryMb } : null;
+  const why = timedOut
+    ? `it took longer than the ${options.taskTimeoutMs / 1000} s budget of one task`
+    : outOfMemory
+      ? `it needed more than the ${options.workerMemoryMb} MB memory budget of one task`
+      : `the worker stopped (${err.message})`;
+  const context = limit ? { limit: limit.limit, budget: limit.budget } : {};
+  const error =
+    task.kind === 'parse'
+      ? new ServiceError('PARSER_ERROR', `The file could not be read: ${why}.`, context)
+      : new ServiceError(task.kind === 'compute' ? 'INTERNAL_ERROR' : 'INFERENCE_FAILED', `The ${task.kind} task could not finish: ${why}.`, context);
+  return { ok: false, error: { code: error.code, message: error.message, context: error.context } };
 }

@@ -17,7 +17,8 @@ export type Task =
   | { kind: 'parse'; filename: string; bytes: Uint8Array; packages: string[] }
   | { kind: 'analyze'; recording: Recording; names: AnalysisName[]; request: AnalysisRequest; packages: string[] }
   | { kind: 'compute'; recording: Recording; names: string[]; packages: string[] }
-  | { kind: 'domains'; recording: Recording; model: string | null; model_version: string | null; key: KeyScope; packages: string[] };
+  | { kind: 'domains'; recording: Recording; model: string | null; model_version: string | null; key: KeyScope; packages: string[] }
+  | { kind: 'ping' };
 
 /** The web application's per-second curves, or why the recording cannot give them (analyses/vt/domains.ts). */
 export type DomainCurves =
@@ -29,6 +30,7 @@ export type TaskResult =
   | { ok: true; kind: 'analyze'; value: Envelope[] }
   | { ok: true; kind: 'compute'; value: Record<string, MetricResult> }
   | { ok: true; kind: 'domains'; value: DomainCurves }
+  | { ok: true; kind: 'ping'; value: 'pong' }
   | { ok: false; error: { code: ErrorCode; message: string; context: Record<string, unknown> } };
 
 interface Loaded {
@@ -49,6 +51,7 @@ export function loadRegistries(packages: string[] = []): Promise<Loaded> {
 
 /** Runs one task; never throws. */
 export async function runTask(task: Task): Promise<TaskResult> {
+  if (task.kind === 'ping') return { ok: true, kind: 'ping', value: 'pong' };
   try {
     const { plugins, metrics } = await loadRegistries(task.packages);
     switch (task.kind) {
@@ -77,6 +80,7 @@ async function domains(task: Extract<Task, { kind: 'domains' }>): Promise<Domain
 }
 
 interface TaskValues {
+  ping: 'pong';
   parse: ReadResult;
   analyze: Envelope[];
   compute: Record<string, MetricResult>;

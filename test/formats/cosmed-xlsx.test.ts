@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { fixtureInput, itDetectsAndSnapshotsEveryFixture, resavedAsXls } from './summary-snapshot.js';
-import xlsx from 'node-xlsx';
+import { readSheets, writeWorkbook } from '../../src/formats/workbook.js';
 import cosmed from '../../formats/cosmed-xlsx/index.js';
 import { ServiceError } from '../../src/errors.js';
 import { chooseFormat } from '../../src/formats/detect.js';
@@ -134,7 +134,7 @@ describe('cosmed-xlsx format', () => {
   describe('branches the real files do not reach (built from the Omnia file)', () => {
     /** The Omnia file rewritten as an English export: Data/Results, AT/RC filled, Power in Watt, end-tidal in kPa. */
     function englishOmnia(): Buffer {
-      const sheets = xlsx.parse(input(OMNIA).bytes, { raw: true, blankrows: true, defval: null });
+      const sheets = readSheets(input(OMNIA).bytes, { raw: true, blankrows: true, defval: null });
       const rename: Record<string, string> = { Nachname: 'Last Name', Geschlecht: 'Sex', Männlich: 'Male', Alter: 'Age', 'Größe (cm)': 'Height (cm)', 'Gewicht (kg)': 'Weight (kg)', Af: 'Rf', HF: 'HR', PeO2: 'PetO2', PeCO2: 'PetCO2', R: 'RQ', VT1: 'AT', VT2: 'RC', Marker: 'Power' };
       const data = sheets[0].data.map((row) => row.map((c) => (typeof c === 'string' && rename[c] ? rename[c] : c)));
       const header = data[0];
@@ -153,9 +153,9 @@ describe('cosmed-xlsx format', () => {
       results[5][rc] = 110 / 86400;
       results[11][at] = 1213.87;
       results[11][rc] = 2453.98;
-      return xlsx.build([
-        { name: 'Data', data, options: {} },
-        { name: 'Results', data: results, options: {} },
+      return writeWorkbook([
+        { name: 'Data', data },
+        { name: 'Results', data: results },
       ]);
     }
 
@@ -174,11 +174,11 @@ describe('cosmed-xlsx format', () => {
     });
 
     it('decides VO2 and PetCO2 units from magnitude, with a flag each, when the units row is blank', async () => {
-      const sheets = xlsx.parse(input(OMNIA).bytes, { raw: true, blankrows: true, defval: null });
+      const sheets = readSheets(input(OMNIA).bytes, { raw: true, blankrows: true, defval: null });
       const data = sheets[0].data;
       for (const name of ['VO2', 'PeCO2']) data[1][data[0].indexOf(name)] = null;
       for (let r = 3; r < data.length; r++) if (typeof data[r][data[0].indexOf('VO2')] === 'number') data[r][data[0].indexOf('VO2')] = (data[r][data[0].indexOf('VO2')] as number) / 1000;
-      const rec = await parseBytes('x.xlsx', xlsx.build([{ name: 'Daten', data, options: {} }]));
+      const rec = await parseBytes('x.xlsx', writeWorkbook([{ name: 'Daten', data }]));
       expect(rec.channels.VO2?.values[0]).to.be.closeTo(506.1618208, 1e-6);
       expect(rec.channels.VO2?.unit_in).to.equal('L/min');
       expect(rec.channels.PetCO2?.values[0]).to.equal(20);
@@ -186,12 +186,12 @@ describe('cosmed-xlsx format', () => {
     });
 
     it('never reads a load column whose unit is not watts', async () => {
-      const sheets = xlsx.parse(input(OMNIA).bytes, { raw: true, blankrows: true, defval: null });
+      const sheets = readSheets(input(OMNIA).bytes, { raw: true, blankrows: true, defval: null });
       const data = sheets[0].data;
       const col = data[0].indexOf('Marker');
       data[0][col] = 'Power';
       data[1][col] = 'kcal';
-      const rec = await parseBytes('x.xlsx', xlsx.build([{ name: 'Daten', data, options: {} }]));
+      const rec = await parseBytes('x.xlsx', writeWorkbook([{ name: 'Daten', data }]));
       expect(rec.channels.Load).to.equal(undefined);
       expect(rec.absent.Load).to.match(/not watts/);
     });

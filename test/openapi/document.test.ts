@@ -29,6 +29,8 @@ const OPERATIONS: Record<string, string> = {
   listFormats: 'GET /v1/formats',
   getOpenApi: 'GET /v1/openapi.json',
   getHealth: 'GET /health',
+  getReady: 'GET /ready',
+  getMetrics: 'GET /metrics',
   getLlmsTxt: 'GET /llms.txt',
   getLlmsFullTxt: 'GET /llms-full.txt',
   createWebSession: 'POST /v1/web/session',
@@ -38,8 +40,8 @@ const OPERATIONS: Record<string, string> = {
   analyzeWeb: 'POST /v1/web/cpet/{cpet_id}/analyze',
 };
 const WEB = ['createWebSession', 'endWebSession', 'listWebModels', 'getWebDomains', 'analyzeWeb'];
-const INTERNAL = ['uploadCpetMultipart', 'postTicketUpload', ...WEB];
-const PUBLIC = ['getSample', 'getOpenApi', 'getHealth', 'getLlmsTxt', 'getLlmsFullTxt', 'postTicketUpload'];
+const INTERNAL = ['uploadCpetMultipart', 'postTicketUpload', 'getMetrics', ...WEB];
+const PUBLIC = ['getSample', 'getOpenApi', 'getHealth', 'getReady', 'getMetrics', 'getLlmsTxt', 'getLlmsFullTxt', 'postTicketUpload'];
 
 function routes(doc: ApiDocument): Map<string, string> {
   return new Map(listOperations(doc).map((e) => [e.operation.operationId, `${e.method.toUpperCase()} ${e.path}`]));
@@ -69,7 +71,7 @@ describe('openapi document', () => {
     expect(Object.fromEntries(routes(doc))).to.deep.equal(OPERATIONS);
   });
 
-  it('marks exactly the multipart upload, the ticket post and the web application routes x-internal', () => {
+  it('marks exactly the multipart upload, the ticket post, the metrics and the web application routes x-internal', () => {
     const internal = listOperations(doc).filter((e) => e.operation['x-internal'] === true).map((e) => e.operation.operationId);
     expect(internal.sort()).to.deep.equal([...INTERNAL].sort());
   });

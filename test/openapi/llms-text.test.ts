@@ -36,7 +36,7 @@ describe('llms text', () => {
     expect(text).to.include('- `content_base64` (string | null, optional)');
     expect(text).to.include('- `max_points` (query, integer, optional, 10..5000, default 500)');
     expect(text).to.include('- 422 UNKNOWN_ANALYSIS, VALIDATION_ERROR:');
-    expect(text).to.include('- 429 RATE_LIMITED, QUOTA_EXCEEDED (header Retry-After):');
+    expect(text).to.include('- 429 RATE_LIMITED, QUOTA_EXCEEDED (header Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset):');
   });
 
   it('llms-full.txt has the whole error table', () => {

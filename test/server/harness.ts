@@ -36,6 +36,7 @@ interface Options {
   dataDir?: string;
   namespace?: string;
   clockStart?: number;
+  operations?: Config['operations'];
 }
 
 /** A running service on the given store. */
@@ -58,6 +59,7 @@ export async function startHarness(options: Options): Promise<Harness> {
     publicBaseUrl: null,
     formatPackages: [],
     now: () => clock.now,
+    operations: { logLevel: 'silent', ...options.operations },
   };
   const service = await createService(config, { namespace });
   let n = 0;

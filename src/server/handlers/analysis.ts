@@ -1,13 +1,14 @@
 /**
- * analyze and compute: request-level checks (names, products, quota), the work in a worker, then
- * billing exactly as spec section 8 counts it.
+ * analyze and compute: request-level checks (names, products), a quota reservation of the most units
+ * the request can earn, the work in a worker, then the reservation settled to what spec section 8
+ * bills (or given back when the work fails).
  */
 import type { AnalysisName, Surface } from '../../analyses/analysis-plugin.js';
 import { ServiceError } from '../../errors.js';
 import type { components } from '../../generated/api.js';
 import type { ApiKeyRecord } from '../../store/keys.js';
 import { unwrap } from '../../workers/tasks.js';
-import { bill, checkQuota } from '../access.js';
+import { reserveUnits } from '../access.js';
 import type { Reply, ServiceDeps } from '../deps.js';
 import { validationError } from '../errors.js';
 import { loadRecord } from './ingest.js';
@@ -40,28 +41,38 @@ export async function analyze(deps: ServiceDeps, key: ApiKeyRecord, cpetId: stri
     });
   }
   const record = await loadRecord(deps, key.id, cpetId);
-  const now = deps.config.now();
-  await checkQuota(deps.store, key, now);
-  let result;
+  const reservation = await reserveUnits(deps.store, key, asked.length, deps.config.now());
+  let results;
   try {
-    result = await deps.runner.run({
-      kind: 'analyze',
-      recording: record.recording,
-      names: asked as AnalysisName[],
-      request: {
-        model: body.model ?? null,
-        model_version: body.model_version ?? null,
-        medications: body.medications ?? null,
-        key: { tier: key.tier, allowed_models: key.allowed_models },
-        surface,
-      },
-      packages: deps.config.formatPackages,
-    });
+    let result;
+    try {
+      result = await deps.runner.run(
+        {
+          kind: 'analyze',
+          recording: record.recording,
+          names: asked as AnalysisName[],
+          request: {
+            model: body.model ?? null,
+            model_version: body.model_version ?? null,
+            medications: body.medications ?? null,
+            key: { tier: key.tier, allowed_models: key.allowed_models },
+            surface,
+          },
+          packages: deps.config.formatPackages,
+        },
+        key.id,
+      );
+    } catch (err) {
+      if (err instanceof ServiceError) throw err;
+      throw new ServiceError('INFERENCE_FAILED', `The analysis worker failed: ${(err as Error).message}.`, {});
+    }
+    results = unwrap(result, 'analyze');
   } catch (err) {
-    throw new ServiceError('INFERENCE_FAILED', `The analysis worker failed: ${(err as Error).message}.`, {});
+    await reservation.release();
+    throw err;
   }
-  const results = unwrap(result, 'analyze');
-  await bill(deps.store, key, results.filter((e) => e.status === 'ok').length, now);
+  await reservation.settle(results.filter((e) => e.status === 'ok').length);
+  deps.telemetry.observeAnalyses(results);
   return { json: { cpet_id: cpetId, results } };
 }
 
@@ -76,10 +87,14 @@ export async function compute(deps: ServiceDeps, key: ApiKeyRecord, cpetId: stri
     );
   }
   const record = await loadRecord(deps, key.id, cpetId);
-  const now = deps.config.now();
-  await checkQuota(deps.store, key, now);
-  const metrics = unwrap(await deps.runner.run({ kind: 'compute', recording: record.recording, names: body.metrics, packages: deps.config.formatPackages }), 'compute');
-  const anyOk = Object.values(metrics).some((m) => m.status === 'ok');
-  await bill(deps.store, key, anyOk ? 1 : 0, now);
+  const reservation = await reserveUnits(deps.store, key, 1, deps.config.now());
+  let metrics;
+  try {
+    metrics = unwrap(await deps.runner.run({ kind: 'compute', recording: record.recording, names: body.metrics, packages: deps.config.formatPackages }, key.id), 'compute');
+  } catch (err) {
+    await reservation.release();
+    throw err;
+  }
+  await reservation.settle(Object.values(metrics).some((m) => m.status === 'ok') ? 1 : 0);
   return { json: { cpet_id: cpetId, metrics } };
 }

@@ -3,6 +3,7 @@
  * public sample, health, the public OpenAPI document and its plain-text renderings.
  */
 import { TIER_RANK, type ModelSummary } from '../../analyses/analysis-plugin.js';
+import { ServiceError } from '../../errors.js';
 import type { components } from '../../generated/api.js';
 import { MARGIN, MIN_SCORE } from '../../formats/detect.js';
 import { UPLOAD_LIMITS } from '../../formats/read-upload.js';
@@ -79,7 +80,40 @@ export function sample(oscillating: boolean): Reply {
   return { json: generateSample(oscillating) };
 }
 
-/** GET /health. */
+/** GET /health: liveness. The process answers; it looks at nothing else, so a slow store never restarts it. */
 export function health(deps: ServiceDeps): Reply {
   return { json: { status: 'ok', version: deps.version, store: deps.store.kind, uptime_s: Math.round((Date.now() - deps.startedAtMs) / 1000) } };
+}
+
+/** How long readiness waits for the store and for a worker thread. */
+const READY_TIMEOUT_MS = 2_000;
+
+/**
+ * GET /ready: readiness. 200 when the store and a worker thread answer within 2 s and shutdown has
+ * not begun; else 503 SERVICE_UNAVAILABLE naming what failed, so a balancer sends traffic elsewhere.
+ */
+export async function ready(deps: ServiceDeps): Promise<Reply> {
+  const within = <T>(work: Promise<T>): Promise<T> =>
+    Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS).unref())]);
+  const [store, workers] = await Promise.all([
+    within(deps.store.ping()).then(
+      () => 'ok' as const,
+      () => 'failing' as const,
+    ),
+    within(deps.runner.ping(READY_TIMEOUT_MS)).then(
+      (ok) => (ok ? ('ok' as const) : ('failing' as const)),
+      () => 'failing' as const,
+    ),
+  ]);
+  const checks = { store, workers, shutting_down: deps.lifecycle.draining };
+  if (store !== 'ok' || workers !== 'ok' || deps.lifecycle.draining) {
+    const failing = [store !== 'ok' && 'store', workers !== 'ok' && 'workers', deps.lifecycle.draining && 'shutting down'].filter(Boolean).join(', ');
+    throw new ServiceError('SERVICE_UNAVAILABLE', `Not ready: ${failing}.`, { reason: 'not_ready', retry_after_s: 5, checks });
+  }
+  return { json: { status: 'ready', checks } };
+}
+
+/** GET /metrics: the Prometheus text exposition. */
+export async function metricsText(deps: ServiceDeps): Promise<Reply> {
+  return { text: await deps.telemetry.registry.metrics(), contentType: deps.telemetry.registry.contentType };
 }

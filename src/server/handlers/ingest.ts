@@ -19,7 +19,13 @@ export async function ingest(deps: ServiceDeps, keyId: string, filename: string,
   }
   // A private copy: the worker takes ownership of the buffer it is given.
   const copy = new Uint8Array(bytes);
-  const read = unwrap(await deps.runner.run({ kind: 'parse', filename, bytes: copy, packages: deps.config.formatPackages }), 'parse');
+  let read;
+  try {
+    read = unwrap(await deps.runner.run({ kind: 'parse', filename, bytes: copy, packages: deps.config.formatPackages }, keyId), 'parse');
+  } catch (err) {
+    if (err instanceof ServiceError) deps.telemetry.uploadRefused(err.code);
+    throw err;
+  }
   const now = deps.config.now();
   const record: StoredRecord = {
     cpet_id: randomUUID(),
@@ -33,6 +39,7 @@ export async function ingest(deps: ServiceDeps, keyId: string, filename: string,
     recording: read.recording,
   };
   await deps.store.putRecord(keyId, record.cpet_id, record, record.expires_at_ms);
+  deps.telemetry.uploadStored(read.recording.format);
   return uploadSummary(record);
 }
 

@@ -1,11 +1,12 @@
 /**
  * The three upload routes (multipart, JSON content, signed ticket) and ticket minting. Each ends in
- * `ingest`; the ticket post also proves the ticket is genuine, unexpired and unused.
+ * `ingest`; the ticket post also proves the ticket is genuine, unexpired and unused, before its body
+ * is read.
  */
 import type { Request } from 'express';
 import { ServiceError } from '../../errors.js';
 import type { components } from '../../generated/api.js';
-import { mintTicket, TICKET_TTL_MS, verifyTicket } from '../../store/tickets.js';
+import { mintTicket, TICKET_TTL_MS, verifyTicket, type TicketPayload } from '../../store/tickets.js';
 import type { ApiKeyRecord } from '../../store/keys.js';
 import type { Reply, ServiceDeps } from '../deps.js';
 import { validationError } from '../errors.js';
@@ -88,26 +89,71 @@ export async function createTickets(deps: ServiceDeps, key: ApiKeyRecord, body: 
   return { json: response };
 }
 
-/** POST /v1/uploads/{ticket}: no key; the ticket is the credential, good for one file. */
-export async function postTicket(deps: ServiceDeps, token: string, req: Request): Promise<Reply> {
-  const invalid = (reason: string): ServiceError =>
-    new ServiceError('UPLOAD_TICKET_INVALID', `This upload URL cannot be used: it is ${reason}. Mint a new one with POST /v1/uploads.`, { reason });
+/** Failed posts one ticket takes (a wrong file, say) before the next failure uses it up. */
+export const MAX_FAILED_TICKET_POSTS = 3;
+
+/** A ticket checked before its post's body is read: genuine, unexpired, unused, its key alive. */
+export interface AdmittedTicket {
+  payload: TicketPayload;
+  key: ApiKeyRecord;
+}
+
+function ticketInvalid(reason: string): ServiceError {
+  return new ServiceError('UPLOAD_TICKET_INVALID', `This upload URL cannot be used: it is ${reason}. Mint a new one with POST /v1/uploads.`, { reason });
+}
+
+/** Checks the ticket of POST /v1/uploads/{ticket} from its path alone, so a bad ticket's body is never read. */
+export async function admitTicket(deps: ServiceDeps, token: string): Promise<AdmittedTicket> {
   let secret: Buffer;
   try {
     secret = await deps.store.sharedSecret(TICKET_SECRET_NAME);
-  } catch {
-    throw invalid('not verifiable right now');
+  } catch (err) {
+    // A store that does not answer is worth a retry (503); a secret that cannot be made is not.
+    if (err instanceof ServiceError && err.code === 'SERVICE_UNAVAILABLE') throw err;
+    throw ticketInvalid('not verifiable right now');
   }
   const verdict = verifyTicket(token, secret, deps.config.now());
-  if (!verdict.ok) throw invalid(verdict.reason);
+  if (!verdict.ok) throw ticketInvalid(verdict.reason);
   const { payload } = verdict;
   const key = await deps.store.keys.get(payload.kid);
-  if (!key || key.revoked_at) throw invalid('bound to a key that no longer exists');
-  if (key.expires_at && Date.parse(key.expires_at) <= deps.config.now()) throw invalid('bound to a key that has expired');
+  if (!key || key.revoked_at) throw ticketInvalid('bound to a key that no longer exists');
+  if (key.expires_at && Date.parse(key.expires_at) <= deps.config.now()) throw ticketInvalid('bound to a key that has expired');
+  if (await deps.store.isClaimed(claimOf(payload))) throw ticketInvalid('already used');
+  return { payload, key };
+}
+
+function claimOf(payload: TicketPayload): string {
+  return `ticket:${payload.tid}`;
+}
+
+/**
+ * POST /v1/uploads/{ticket}: no key; the ticket is the credential, good for one stored file. The
+ * ticket is claimed while its file is read, so of concurrent posts exactly one proceeds; a post the
+ * reader refuses (4xx) gives the claim back, so the acquisition PC can retry with the right file,
+ * until MAX_FAILED_TICKET_POSTS failures use the ticket up.
+ */
+export async function postTicket(deps: ServiceDeps, ticket: AdmittedTicket, req: Request): Promise<Reply> {
+  const { payload, key } = ticket;
   const file = fileFromRequest(req, payload.fn);
-  // Claimed before parsing so that concurrent posts of one ticket get exactly one success.
-  if (!(await deps.store.consumeOnce(`ticket:${payload.tid}`, Math.max(1000, payload.exp - deps.config.now() + 60_000)))) throw invalid('already used');
-  return { json: await ingest(deps, key.id, file.filename, file.bytes, payload.rh) };
+  const claim = claimOf(payload);
+  const ttl = Math.max(1000, payload.exp - deps.config.now() + 60_000);
+  if (!(await deps.store.consumeOnce(claim, ttl))) throw ticketInvalid('already used');
+  try {
+    return { json: await ingest(deps, key.id, file.filename, file.bytes, payload.rh) };
+  } catch (err) {
+    await giveBack(deps, claim, `ticket-failures:${payload.tid}`, ttl, err);
+    throw err;
+  }
+}
+
+async function giveBack(deps: ServiceDeps, claim: string, failures: string, ttlMs: number, err: unknown): Promise<void> {
+  try {
+    const refusedFile = err instanceof ServiceError && err.status < 500;
+    const count = refusedFile ? await deps.store.incrementCounter(failures, 1, ttlMs) : 0;
+    if (count < MAX_FAILED_TICKET_POSTS) await deps.store.releaseClaim(claim);
+  } catch {
+    // The store failing here leaves the ticket claimed (used up); the caller still gets the first error.
+  }
 }
 
 function fileFromRequest(req: Request, ticketFilename: string | null): { filename: string; bytes: Uint8Array } {

@@ -62,7 +62,7 @@ export async function getWebDomains(deps: ServiceDeps, key: ApiKeyRecord, cpetId
       model_version: query.model_version ?? null,
       key: { tier: key.tier, allowed_models: key.allowed_models },
       packages: deps.config.formatPackages,
-    }),
+    }, key.id),
     'domains',
   );
   const body: DomainsResponse =

@@ -3,7 +3,7 @@
  * read and written back (xlsx, BIFF8 .xls), cells written as CSV or TSV (quoted where needed, a
  * decimal comma when Excel runs in a European locale), cells renamed by a translation table.
  */
-import xlsx from 'node-xlsx';
+import { readSheets, writeWorkbook } from '../../../src/formats/workbook.js';
 
 export type Grid = unknown[][];
 export interface SheetGrid {
@@ -13,15 +13,15 @@ export interface SheetGrid {
 
 /** The sheets of a workbook, cells as the workbook stores them (numbers stay numbers). */
 export function readWorkbook(bytes: Buffer): SheetGrid[] {
-  return xlsx.parse(bytes, { raw: true, blankrows: true, defval: null }).map((s) => ({ name: s.name, data: s.data as Grid }));
+  return readSheets(bytes, { raw: true, blankrows: true, defval: null });
 }
 
 export function xlsxOf(sheets: readonly SheetGrid[]): Buffer {
-  return xlsx.build(sheets.map((s) => ({ name: s.name, data: s.data, options: {} })));
+  return writeWorkbook(sheets);
 }
 
 export function xlsOf(sheets: readonly SheetGrid[]): Buffer {
-  return xlsx.build(sheets.map((s) => ({ name: s.name, data: s.data, options: {} })), { writeOptions: { bookType: 'biff8' } });
+  return writeWorkbook(sheets, 'biff8');
 }
 
 export interface TextOptions {
