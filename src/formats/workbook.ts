@@ -30,12 +30,12 @@ export function readSheets(bytes: Uint8Array, options: ReadOptions = {}): SheetR
   return Object.keys(book.Sheets).map((name) => ({ name, data: utils.sheet_to_json<unknown[]>(book.Sheets[name], { header: 1, blankrows, defval, raw }) }));
 }
 
-/** A workbook of the given sheets, as xlsx or as BIFF8 .xls bytes. */
-export function writeWorkbook(sheets: readonly SheetRows[], bookType: 'xlsx' | 'biff8' = 'xlsx'): Buffer {
+/** A workbook of the given sheets, as xlsx or as BIFF8 .xls bytes; `bookSST` writes text through the shared-strings table. */
+export function writeWorkbook(sheets: readonly SheetRows[], bookType: 'xlsx' | 'biff8' = 'xlsx', bookSST = false): Buffer {
   const book: WorkBook = { SheetNames: [], Sheets: {} };
   for (const sheet of sheets) {
     book.SheetNames.push(sheet.name);
     book.Sheets[sheet.name] = utils.aoa_to_sheet(sheet.data);
   }
-  return write(book, { bookType, bookSST: false, type: 'buffer' }) as Buffer;
+  return write(book, { bookType, bookSST, type: 'buffer' }) as Buffer;
 }

@@ -1,20 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import xlsx from 'node-xlsx';
 import { BoundedZip } from '../../src/formats/bounded-zip.js';
 import { FileView, READ_LIMITS } from '../../src/formats/file-view.js';
+import { readSheets, writeWorkbook } from '../../src/formats/workbook.js';
 import { openXlsx, unescapeXml } from '../../src/formats/xlsx-sheets.js';
 import { listFixtures } from './fixture-helpers.js';
 import { gaussian } from '../analyses/eov/recordings.js';
 
 const LIMITS = { max_rows: READ_LIMITS.max_sheet_rows + 1, max_head_bytes: READ_LIMITS.max_head_bytes };
 
-/** The rows node-xlsx (SheetJS) gives, with the options FileView gave it before the direct reader. */
+/** The rows SheetJS gives (src/formats/workbook.ts, as node-xlsx read them), with the options FileView gave it before the direct reader. */
 function sheetJs(bytes: Buffer): { name: string; rows: unknown[][] }[] {
-  return xlsx
-    .parse(bytes, { sheetRows: READ_LIMITS.max_sheet_rows + 1, raw: true, blankrows: true, defval: null, cellText: false })
-    .map((s) => ({ name: s.name, rows: s.data as unknown[][] }));
+  return readSheets(bytes, { sheetRows: READ_LIMITS.max_sheet_rows + 1, raw: true, blankrows: true, defval: null, cellText: false }).map((s) => ({ name: s.name, rows: s.data as unknown[][] }));
 }
 
 /** The direct reader's sheets, each read whole and by head; null when it declines the workbook. */
@@ -59,21 +57,22 @@ describe('xlsx sheets read straight from the archive', () => {
       [null, null, 'only here'],
     ];
     for (const bookSST of [false, true]) {
-      expectSameAsSheetJs(xlsx.build([{ name: 'Data', data, options: {} }], { writeOptions: { bookSST } }), `bookSST ${bookSST}`);
+      expectSameAsSheetJs(writeWorkbook([{ name: 'Data', data }], 'xlsx', bookSST), `bookSST ${bookSST}`);
     }
   });
 
   it('starts rows and columns where the sheet dimension starts, blank rows inside it included', () => {
-    const written = xlsx.build([{ name: 'Offset', data: [[], [], [null, null, 'a', 1], [], [null, null, 'b', 2]], options: {} }]);
+    const written = writeWorkbook([{ name: 'Offset', data: [[], [], [null, null, 'a', 1], [], [null, null, 'b', 2]] }]);
     const sheet = withPart(written, 'xl/worksheets/sheet1.xml', (xml) => xml.replace(/<dimension ref="[^"]*"/, '<dimension ref="C3:D5"'));
     expectSameAsSheetJs(sheet, 'dimension C3:D5');
     expect(sheetJs(sheet)[0].rows).to.deep.equal([['a', 1], [null, null], ['b', 2]]);
   });
 
   it('lists sheets in the order node-xlsx does, integer-like names first', () => {
-    const book = xlsx.build(
-      ['Daten', '2', 'Ergebnisse', '1'].map((name, i) => ({ name, data: [[name, i]], options: {} })),
-      { writeOptions: { bookSST: true } },
+    const book = writeWorkbook(
+      ['Daten', '2', 'Ergebnisse', '1'].map((name, i) => ({ name, data: [[name, i]] })),
+      'xlsx',
+      true,
     );
     expectSameAsSheetJs(book, 'sheet order');
     expect(direct(book)!.map((s) => s.name)).to.deep.equal(['1', '2', 'Daten', 'Ergebnisse']);
@@ -82,21 +81,21 @@ describe('xlsx sheets read straight from the archive', () => {
   it('reads the head of a long sheet from a cut of its compressed XML, the same rows as a whole read', () => {
     const draw = gaussian(7);
     const data = Array.from({ length: 3000 }, (_, r) => Array.from({ length: 20 }, (_, c) => (c === 0 ? r : draw())));
-    const book = xlsx.build([{ name: 'Long', data: [['t', ...Array.from({ length: 19 }, (_, c) => `c${c}`)], ...data], options: {} }]);
+    const book = writeWorkbook([{ name: 'Long', data: [['t', ...Array.from({ length: 19 }, (_, c) => `c${c}`)], ...data] }]);
     const sheetEntry = new BoundedZip(book, READ_LIMITS.max_uncompressed_bytes).find('xl/worksheets/sheet1.xml')!;
     expect(sheetEntry.compressed.length, 'the sheet must be larger than one head read').to.be.above(256 * 1024);
     expectSameAsSheetJs(book, 'long sheet');
   });
 
   it('leaves to SheetJS a sheet without a stated dimension, and the file still reads the same rows', () => {
-    const book = withPart(xlsx.build([{ name: 'Data', data: [['t', 'VO2'], [1, 2]], options: {} }]), 'xl/worksheets/sheet1.xml', (xml) => xml.replace(/<dimension[^>]*\/>/, ''));
+    const book = withPart(writeWorkbook([{ name: 'Data', data: [['t', 'VO2'], [1, 2]] }]), 'xl/worksheets/sheet1.xml', (xml) => xml.replace(/<dimension[^>]*\/>/, ''));
     const sheets = openXlsx(new BoundedZip(book, READ_LIMITS.max_uncompressed_bytes), LIMITS)!;
     expect(sheets[0].rows()).to.equal(null);
     expect(new FileView('x.xlsx', book).sheets()!.map((s) => s.rows)).to.deep.equal(sheetJs(book).map((s) => s.rows));
   });
 
   it('declines workbooks whose structure it does not read: no shared-string rich text guessed', () => {
-    const book = withPart(xlsx.build([{ name: 'Data', data: [['t', 'VO2']], options: {} }], { writeOptions: { bookSST: true } }), 'xl/sharedStrings.xml', (xml) =>
+    const book = withPart(writeWorkbook([{ name: 'Data', data: [['t', 'VO2']] }], 'xlsx', true), 'xl/sharedStrings.xml', (xml) =>
       xml.replace('<si><t>t</t></si>', '<si><r><t>t</t></r></si>'),
     );
     expect(openXlsx(new BoundedZip(book, READ_LIMITS.max_uncompressed_bytes), LIMITS)).to.equal(null);
@@ -105,7 +104,7 @@ describe('xlsx sheets read straight from the archive', () => {
 
   it('reads only the head of the sheet for detectors, and the whole sheet only when its rows are asked for', () => {
     const draw = gaussian(11);
-    const book = xlsx.build([{ name: 'Long', data: Array.from({ length: 3000 }, () => Array.from({ length: 20 }, () => draw())), options: {} }]);
+    const book = writeWorkbook([{ name: 'Long', data: Array.from({ length: 3000 }, () => Array.from({ length: 20 }, () => draw())) }]);
     const view = new FileView('x.xlsx', book);
     const heads = view.sheetHeads()!;
     expect(heads[0].rows.length).to.equal(READ_LIMITS.head_rows);

@@ -11,6 +11,7 @@ import { ServiceError } from '../../errors.js';
 import { createMetricRegistry } from '../../metrics/registry.js';
 import { loadPlugins } from '../../plugins.js';
 import { uploadSummary } from '../../server/summary.js';
+import { OPERATIONS_DEFAULTS } from '../../config.js';
 import { createTaskRunner } from '../../workers/pool.js';
 import { unwrap } from '../../workers/tasks.js';
 import type { AnalyzeChoices, Engine } from './engine.js';
@@ -24,7 +25,8 @@ export async function createLocalEngine(choices: AnalyzeChoices, packages: strin
   const unknown = names.filter((n) => !(installed as readonly string[]).includes(n));
   if (unknown.length > 0) throw new ServiceError('UNKNOWN_ANALYSIS', `Unknown analysis ${unknown.join(', ')}; known: ${installed.join(', ')}.`, { unknown, available: installed });
   const metrics = createMetricRegistry(plugins.analyses.flatMap((a) => a.metrics ?? [])).list().map((m) => m.name);
-  const runner = createTaskRunner(choices.jobs);
+  // The server's own budgets, so a pathological file fails alone here too; files are fed `jobs` at a time.
+  const runner = createTaskRunner({ workers: choices.jobs, taskTimeoutMs: OPERATIONS_DEFAULTS.taskTimeoutMs, workerMemoryMb: OPERATIONS_DEFAULTS.workerMemoryMb, queueLimit: OPERATIONS_DEFAULTS.workerQueueLimit });
   const request = { model: choices.model ?? null, model_version: choices.model_version ?? null, medications: null, key: { tier: 'research' as const, allowed_models: null }, surface: 'api' as const };
 
   return {
