@@ -8,7 +8,7 @@
 // inputs; scripts/start.mjs rebuilds when it no longer matches.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,7 +20,7 @@ export const STAMP = join(DIST, '.build-stamp');
 const COMPILED_TREES = ['src', 'formats', 'analyses'];
 const COMPILED_FILES = ['scripts/keys.ts', 'web/build.ts'];
 /** Copied as they are. */
-const COPIED = ['openapi', 'models', 'web/page', 'web/client', 'src/workers/worker.mjs', 'package.json'];
+const COPIED = ['openapi', 'models', 'web/page', 'web/client', 'clients/typescript/src', 'src/workers/worker.mjs', 'src/plugin-kit/resolve-hooks.mjs', 'package.json'];
 const SKIPPED_DIRS = new Set(['fixtures', 'node_modules', 'test']);
 
 function walk(dir, out) {
@@ -58,6 +58,18 @@ export function fingerprint() {
   return hash.digest('hex');
 }
 
+/**
+ * The package's subpath exports (the plugin kit) name TypeScript sources; in dist/ they name the
+ * compiled modules, so a plugin importing `cpet-analysis-service/plugin` reaches the built kit.
+ */
+function pointExportsAtBuild(packageJson) {
+  const pkg = JSON.parse(readFileSync(packageJson, 'utf8'));
+  const compiled = (value) =>
+    typeof value === 'string' ? value.replace(/\.ts$/, '.js') : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'types' ? v : compiled(v)])) : value;
+  pkg.exports = compiled(pkg.exports);
+  writeFileSync(packageJson, `${JSON.stringify(pkg, null, 2)}\n`);
+}
+
 /** Builds dist/ from scratch (a removed source file leaves nothing behind). */
 export async function buildDist({ quiet = false } = {}) {
   const started = Date.now();
@@ -81,6 +93,7 @@ export async function buildDist({ quiet = false } = {}) {
     mkdirSync(dirname(to), { recursive: true });
     cpSync(from, to, { recursive: true, filter: (src) => !SKIPPED_DIRS.has(src.split(sep).at(-1)) });
   }
+  pointExportsAtBuild(join(DIST, 'package.json'));
   writeFileSync(STAMP, `${fingerprint()}\n`);
   if (!quiet) console.log(`built dist/ (${compiled.length} modules) in ${Date.now() - started} ms`);
 }

@@ -72,20 +72,36 @@ async function importPackage(name: string, cwd: string): Promise<unknown> {
   const isPath = name.startsWith('.') || isAbsolute(name);
   if (!isPath) {
     try {
-      return await import(name);
+      return await importTypeScriptToo(name);
     } catch (err) {
       if (!isMissing(err, name)) throw err;
     }
   }
   const fromCwd = `cpet-plugin-from:${pathToFileURL(join(resolve(cwd), 'package.json')).href}#${name}`;
   try {
-    return await import(fromCwd);
+    return await importTypeScriptToo(fromCwd);
   } catch (err) {
     if (!isMissing(err, name)) throw err;
     throw new PluginError(
       'PLUGIN_NOT_FOUND',
       isPath ? `format plugin file ${resolve(cwd, name)} does not exist` : `format plugin package ${name} is installed neither in the service (${PROJECT_ROOT}) nor in the working directory (${resolve(cwd)})`,
     );
+  }
+}
+
+/**
+ * An import that also reads a plugin package shipped as TypeScript: the built service runs plain Node,
+ * so the first `.ts` module it meets registers tsx's loader in this thread (tsx is a dependency for
+ * this and for the `cpet` command line) and the import is tried again.
+ */
+async function importTypeScriptToo(specifier: string): Promise<unknown> {
+  try {
+    return await import(specifier);
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
+    const { register } = await import('tsx/esm/api');
+    register();
+    return import(specifier);
   }
 }
 

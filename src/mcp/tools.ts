@@ -31,6 +31,8 @@ export const LEFT_OUT_OPERATIONS: Readonly<Record<string, string>> = {
   postTicketUpload: 'the other half of an upload ticket',
   getOpenApi: 'the document the tools are derived from',
   getHealth: 'whether the service runs; a failing tool says so',
+  getReady: "an orchestrator's readiness probe; a failing tool says so",
+  getMetrics: "Prometheus figures for the operator, kept inside the operator's network",
   getLlmsTxt: 'a text description of the same operations',
   getLlmsFullTxt: 'a text description of the same operations',
   createWebSession: 'web application only (spec section 1)',

@@ -115,7 +115,10 @@ export interface paths {
          *     filename (its extension is detection evidence) is the multipart file's own name, or for a
          *     raw body the `X-Filename` header; when the posted file has none, the `filename` the ticket
          *     was minted with. A ticket that is expired, already used, forged or
-         *     malformed gives `403 UPLOAD_TICKET_INVALID`. The recording belongs to the key that minted
+         *     malformed gives `403 UPLOAD_TICKET_INVALID`, before any of the body is read. A ticket is
+         *     used by its first post that stores a recording; a post the reader refuses (a wrong file:
+         *     `413` or `422`) gives it back for another try, until the third refused post uses it up.
+         *     While one post of a ticket is being read, concurrent posts of it are refused as used. The recording belongs to the key that minted
          *     the ticket and is kept for the ticket's `retain_hours`. Not rate limited: each ticket
          *     accepts one file.
          */
@@ -480,10 +483,50 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Health
-         * @description Public. Whether the process and its store answer.
+         * Health (liveness)
+         * @description Public. Liveness: the process answers. It looks at nothing else, so a slow store never gets the process restarted; readiness is `GET /ready`.
          */
         get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description Public. 200 when the store and a worker thread answer within 2 s; `503 SERVICE_UNAVAILABLE` naming what failed (`context.checks`) when they do not or while the instance shuts down, so a balancer sends traffic elsewhere.
+         */
+        get: operations["getReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description The operator's metrics in the Prometheus text format: requests by route template and status, their latency, analysis latency by analysis and model, the worker queue, store errors, uploads by format and the process's own (memory, CPU, event-loop lag). No key, id or file name appears in a label. Keep this route inside the deployment's network (the compose proxy does not forward it).
+         */
+        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -540,7 +583,7 @@ export interface components {
          * @description Every error code of the API. `x-codes` gives each code's HTTP status and condition.
          * @enum {string}
          */
-        ErrorCode: "MISSING_API_KEY" | "INVALID_API_KEY" | "KEY_EXPIRED" | "PRODUCT_NOT_ENABLED" | "TIER_INSUFFICIENT" | "MODEL_NOT_ALLOWED" | "UPLOAD_TICKET_INVALID" | "WEB_SESSION_REQUIRED" | "CSRF_REJECTED" | "CPET_NOT_FOUND" | "MODEL_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FILE_TOO_LARGE" | "RECORDING_TOO_LONG" | "UNSUPPORTED_FORMAT" | "PARSER_ERROR" | "UNKNOWN_ANALYSIS" | "VALIDATION_ERROR" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "INTERNAL_ERROR" | "INFERENCE_FAILED" | "UPLOAD_TICKETS_UNAVAILABLE";
+        ErrorCode: "MALFORMED_REQUEST" | "MISSING_API_KEY" | "INVALID_API_KEY" | "KEY_EXPIRED" | "PRODUCT_NOT_ENABLED" | "TIER_INSUFFICIENT" | "MODEL_NOT_ALLOWED" | "UPLOAD_TICKET_INVALID" | "WEB_SESSION_REQUIRED" | "CSRF_REJECTED" | "CPET_NOT_FOUND" | "MODEL_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FILE_TOO_LARGE" | "RECORDING_TOO_LONG" | "UNSUPPORTED_FORMAT" | "PARSER_ERROR" | "UNKNOWN_ANALYSIS" | "VALIDATION_ERROR" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "REQUEST_HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "INFERENCE_FAILED" | "UPLOAD_TICKETS_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         /** @description The one error shape. `context` says what would have worked. */
         Error: {
             error: components["schemas"]["ErrorCode"];
@@ -592,16 +635,54 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description Context of `PARSER_ERROR`. `where` is given whenever the parser can tell where it stopped; `format` when the failure came from outside the parser's own checks. */
+        /** @description Context of `PARSER_ERROR`. `where` is given whenever the parser can tell where it stopped; `format` when the failure came from outside the parser's own checks; `archive` when a spreadsheet's zip is damaged; `limit` and `budget` when reading the file exceeded the time or memory budget of one upload. */
         ParserErrorContext: {
             /** @description The format that recognised the file. */
             format?: string;
+            /** @description What is wrong with a spreadsheet's zip archive. */
+            archive?: string;
+            /**
+             * @description The budget one upload's reading exceeded.
+             * @enum {string}
+             */
+            limit?: "task_time_s" | "worker_memory_mb";
+            /** @description That budget, in the unit `limit` names. */
+            budget?: number;
             /** @description Where reading stopped: any of sheet, row (1-based), column, line (1-based). */
             where?: {
                 sheet?: string;
                 row?: number;
                 column?: string | number;
                 line?: number;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Context of `RECORDING_TOO_LONG`; the sample count, or the clock span that bounds the 1-Hz resampled series. */
+        RecordingTooLongContext: {
+            samples?: number;
+            max_samples?: number;
+            /** @description The recording's clock span in seconds; null when it is not a finite number. */
+            duration_s?: number | null;
+            max_duration_s?: number;
+            max_resampled_points?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Context of `SERVICE_UNAVAILABLE` and `UPLOAD_TICKETS_UNAVAILABLE`. */
+        ServiceUnavailableContext: {
+            /** @enum {string} */
+            reason?: "store_unavailable" | "workers_busy" | "shutting_down" | "not_ready";
+            retry_after_s?: number;
+            /** @description The route to use instead (tickets only). */
+            alternative?: string;
+            /** @description What readiness checked (`GET /ready` only). */
+            checks?: {
+                /** @enum {string} */
+                store?: "ok" | "failing";
+                /** @enum {string} */
+                workers?: "ok" | "failing";
+                shutting_down?: boolean;
             };
         } & {
             [key: string]: unknown;
@@ -1441,6 +1522,18 @@ export interface components {
                 units_remaining: number | null;
             };
         };
+        Ready: {
+            /** @constant */
+            status: "ready";
+            checks: {
+                /** @constant */
+                store: "ok";
+                /** @constant */
+                workers: "ok";
+                /** @constant */
+                shutting_down: false;
+            };
+        };
         Health: {
             /** @constant */
             status: "ok";
@@ -1719,7 +1812,7 @@ export interface components {
                 };
             };
         };
-        /** @description The file is over 25 MB, or the recording has more than 20,000 samples. */
+        /** @description The file is over 25 MB (refused before it is read when the request announces its length), or the recording has more than 20,000 samples or a clock spanning more than 6 h. */
         UploadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -1728,6 +1821,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {string} */
                     error: "FILE_TOO_LARGE" | "RECORDING_TOO_LONG";
+                    context?: components["schemas"]["RecordingTooLongContext"];
                 };
             };
         };
@@ -1773,6 +1867,9 @@ export interface components {
         RateLimited: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1792,11 +1889,14 @@ export interface components {
                 };
             };
         };
-        /** @description The key's rate limit is reached (`RATE_LIMITED`, with `Retry-After`), or its monthly quota of billing units (`QUOTA_EXCEEDED`; the count starts again with the next calendar month, UTC). */
+        /** @description The key's rate limit is reached (`RATE_LIMITED`, with `Retry-After`), or its monthly quota of billing units (`QUOTA_EXCEEDED`; the count starts again with the next calendar month, UTC). A billable request reserves the units it can earn before its work starts and settles to what it earned after, so concurrent requests cannot all slip under the limit; while reservations are held a request may be refused that would fit once they settle. */
         RateOrQuota: {
             headers: {
                 /** @description Seconds to wait before retrying; sent with `RATE_LIMITED`. */
                 "Retry-After"?: number;
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1806,9 +1906,11 @@ export interface components {
                 };
             };
         };
-        /** @description Tickets cannot be issued right now; upload directly with `POST /v1/cpet` or `POST /v1/cpet/content`. */
+        /** @description Tickets cannot be issued right now; upload directly with `POST /v1/cpet` or `POST /v1/cpet/content`. `SERVICE_UNAVAILABLE` when the store does not answer at all. */
         TicketsUnavailable: {
             headers: {
+                /** @description Seconds to wait before retrying; sent with `SERVICE_UNAVAILABLE`. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -1823,7 +1925,32 @@ export interface components {
                  */
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {string} */
-                    error: "UPLOAD_TICKETS_UNAVAILABLE";
+                    error: "UPLOAD_TICKETS_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+                    context?: components["schemas"]["ServiceUnavailableContext"];
+                };
+            };
+        };
+        /** @description The store did not answer within 2 s, every worker is busy, or the instance is shutting down (`context.reason`); nothing was changed. Retry after `Retry-After` seconds. */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "SERVICE_UNAVAILABLE",
+                 *       "message": "The shared store (Redis) did not answer in time; nothing was changed by this request. Retry shortly.",
+                 *       "context": {
+                 *         "reason": "store_unavailable",
+                 *         "retry_after_s": 2
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {string} */
+                    error: "SERVICE_UNAVAILABLE";
+                    context?: components["schemas"]["ServiceUnavailableContext"];
                 };
             };
         };
@@ -1884,6 +2011,12 @@ export interface components {
     headers: {
         /** @description Seconds to wait before retrying. */
         RetryAfter: number;
+        /** @description Requests this key may make in the current one-minute window. */
+        RateLimitLimit: number;
+        /** @description Requests left in the current window. */
+        RateLimitRemaining: number;
+        /** @description Seconds until the window starts again. */
+        RateLimitReset: number;
     };
     pathItems: never;
 }
@@ -1911,6 +2044,7 @@ export interface operations {
             403: components["responses"]["KeyRejected"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     uploadCpetMultipart: {
@@ -1933,6 +2067,7 @@ export interface operations {
             422: components["responses"]["UploadUnprocessable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     uploadCpetContent: {
@@ -1955,6 +2090,7 @@ export interface operations {
             422: components["responses"]["UploadUnprocessable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createUploadTickets: {
@@ -2018,6 +2154,7 @@ export interface operations {
             413: components["responses"]["UploadTooLarge"];
             422: components["responses"]["UploadUnprocessable"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCpet: {
@@ -2041,6 +2178,7 @@ export interface operations {
             404: components["responses"]["CpetNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCpet: {
@@ -2078,6 +2216,7 @@ export interface operations {
             404: components["responses"]["CpetNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCpetSeries: {
@@ -2146,6 +2285,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     analyzeCpet: {
@@ -2182,6 +2322,7 @@ export interface operations {
             422: components["responses"]["AnalyzeUnprocessable"];
             429: components["responses"]["RateOrQuota"];
             500: components["responses"]["AnalysisFailed"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listMetrics: {
@@ -2222,6 +2363,7 @@ export interface operations {
             403: components["responses"]["KeyRejected"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     computeMetrics: {
@@ -2298,6 +2440,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateOrQuota"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebSession: {
@@ -2340,6 +2483,7 @@ export interface operations {
             403: components["responses"]["WebForbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     endWebSession: {
@@ -2374,6 +2518,7 @@ export interface operations {
             403: components["responses"]["WebForbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebModels: {
@@ -2430,6 +2575,7 @@ export interface operations {
             403: components["responses"]["WebForbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebDomains: {
@@ -2498,6 +2644,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["AnalysisFailed"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     analyzeWeb: {
@@ -2545,6 +2692,7 @@ export interface operations {
             422: components["responses"]["AnalyzeUnprocessable"];
             429: components["responses"]["RateOrQuota"];
             500: components["responses"]["AnalysisFailed"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSample: {
@@ -2615,6 +2763,7 @@ export interface operations {
             403: components["responses"]["KeyRejected"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOpenApi: {
@@ -2671,6 +2820,60 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The instance takes traffic. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "checks": {
+                     *         "store": "ok",
+                     *         "workers": "ok",
+                     *         "shutting_down": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Ready"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Metrics in the Prometheus text exposition format. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example # HELP cpet_http_requests_total HTTP requests answered, by method, route template and status. */
+                    "text/plain": string;
                 };
             };
             500: components["responses"]["InternalError"];
