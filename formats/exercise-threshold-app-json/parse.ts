@@ -50,9 +50,16 @@ export function parse(file: FileView): Recording {
 
   const { channels, absent } = toCanonical(read, flags);
   // 3. The app counts t from the start of the test, so negative times are the rest before it.
-  const times = time_s.filter((t): t is number => t !== null);
-  const first = Math.min(...times);
-  const phase_starts = first < 0 && Math.max(...times) > 0 ? [{ phase: 'rest' as const, t_s: first }, { phase: 'exercise' as const, t_s: 0 }] : undefined;
+  // A loop, not Math.min(...times): spreading a long file's times overflows the call stack before
+  // the sample limit can refuse it.
+  let first = Infinity;
+  let last = -Infinity;
+  for (const t of time_s) {
+    if (t === null) continue;
+    if (t < first) first = t;
+    if (t > last) last = t;
+  }
+  const phase_starts = first < 0 && last > 0 ? [{ phase: 'rest' as const, t_s: first }, { phase: 'exercise' as const, t_s: 0 }] : undefined;
   return buildRecording({
     format: FORMAT_ID,
     time_s,
