@@ -1,5 +1,8 @@
 import { expect } from 'chai';
+import plugin from '../../formats/exercise-threshold-app-json/index.js';
+import { ServiceError } from '../../src/errors.js';
 import { MIN_SCORE } from '../../src/formats/detect.js';
+import { FileView } from '../../src/formats/file-view.js';
 import { checkSnapshot, ends, listFixtures, readFixture } from './fixture-helpers.js';
 
 const ID = 'exercise-threshold-app-json';
@@ -77,5 +80,17 @@ describe('formats/exercise-threshold-app-json', () => {
     expect(r.channels.HR?.values[0]).to.equal(null);
     expect(r.channels.RF?.values[0]).to.equal(18);
     expect(r.embedded_thresholds.map((t) => t.vo2_ml_min)).to.deep.equal([2100, 3200]);
+  });
+
+  it('refuses a file of a million breaths as too long, never by overflowing the call stack', async () => {
+    const data = Array.from({ length: 1_000_000 }, (_, i) => ({ t: i - 100, VE: 30, VO2: 1500, VCO2: 1300, PetO2: 99, PetCO2: 38 }));
+    let caught: unknown;
+    try {
+      await plugin.parse(new FileView('long.json', Buffer.from(JSON.stringify([{ id: 'long', data }]))));
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).to.be.instanceOf(ServiceError);
+    expect((caught as ServiceError).code).to.equal('RECORDING_TOO_LONG');
   });
 });
