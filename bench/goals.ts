@@ -29,3 +29,12 @@ export const PARSE_TIMES_SPIRO = 10;
 
 /** The largest recording the spec accepts (spec: "at most 20,000 samples"). */
 export const MAX_SAMPLES = 20_000;
+
+/** A 20,000-sample record as the store keeps it (issue 15: "a 20,000-sample record stored in under 1 MB"). */
+export const STORED_20K_BYTES = 1_000_000;
+
+/**
+ * Longest wait of any analyze with one worker thread under 10 connections: issue 15 saw single
+ * requests starve for 16-30 s with WORKERS=1; a queue served in turn keeps every wait to a few tasks.
+ */
+export const ONE_WORKER_MAX_WAIT_MS = 10_000;

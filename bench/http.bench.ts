@@ -4,7 +4,8 @@
  * shares the server's event loop:
  * 1. upload (POST /v1/cpet), analyze all and compute all, one request at a time: p50 and p99, on
  *    the sample, the real test and both 20,000-sample recordings (goals at 20,000 samples);
- * 2. analyze-all throughput on the sample at 10 and 50 connections;
+ * 2. analyze-all throughput on the sample at 10 and 50 connections, and the longest wait with one
+ *    worker thread;
  * 3. /health latency while a 24 MB file uploads.
  * Goals from issue 15 (goals.ts). `npx tsx bench/run.ts http`.
  */
@@ -16,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createService } from '../src/server/app.js';
-import { ANALYZE_ALL_20K_HTTP_MS, ANALYZE_REQ_PER_S, COMPUTE_ALL_20K_HTTP_MS, HEALTH_LAG_P99_MS, MAX_SAMPLES } from './goals.js';
+import { ANALYZE_ALL_20K_HTTP_MS, ANALYZE_REQ_PER_S, COMPUTE_ALL_20K_HTTP_MS, HEALTH_LAG_P99_MS, MAX_SAMPLES, ONE_WORKER_MAX_WAIT_MS } from './goals.js';
 import { atLeast, atMost, median, percentile, type BenchRow } from './harness.js';
 import type { LoadOptions, LoadResult } from './load-client.js';
 import { benchRecordings, type BenchRecording } from './recordings.js';
@@ -62,6 +63,38 @@ function bigTable(bytes: number): Buffer {
     lines.push(cells.join(','));
   }
   return Buffer.from(lines.join('\n') + '\n');
+}
+
+/** Analyze-all on the sample for LOAD_MS at 10 connections against a service with one worker thread. */
+async function oneWorkerLoad(dir: string, sample: BenchRecording): Promise<{ times: number[]; non200: number }> {
+  const service = await createService({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: join(dir, 'one-worker'),
+    redisUrl: null,
+    rateLimitPerMinute: 0,
+    workers: 1,
+    publicBaseUrl: null,
+    formatPackages: [],
+    now: Date.now,
+    operations: { logLevel: 'silent' },
+  });
+  const server = createServer(service.app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { key } = await service.deps.store.keys.create({ name: 'bench-one-worker', tier: 'research', products: ['vt', 'eov', 'substrate'] });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const headers = { 'X-API-Key': key, 'Content-Type': 'application/json' };
+    const created = await fetch(`${base}/v1/cpet/content`, { method: 'POST', headers, body: JSON.stringify({ filename: sample.file.name, content: sample.file.bytes.toString('utf8') }) });
+    const id = ((await created.json()) as { cpet_id: string }).cpet_id;
+    const result = await load({ url: `${base}/v1/cpet/${id}/analyze`, method: 'POST', headers, body: '{}', connections: 10, duration_ms: LOAD_MS });
+    const ok = result.answers.filter((a) => a[2] === 200);
+    return { times: ok.map((a) => a[1]), non200: result.answers.length - ok.length + result.errors };
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await service.close();
+  }
 }
 
 export default async function httpBench(): Promise<{ title: string; rows: BenchRow[] }> {
@@ -137,6 +170,16 @@ export default async function httpBench(): Promise<{ title: string; rows: BenchR
         goal: atLeast(rps, ANALYZE_REQ_PER_S, 'req/s'),
       });
     }
+
+    // 2b. The same load on a service with one worker thread: every request is served in turn.
+    const single = await oneWorkerLoad(dir, sample);
+    rows.push({
+      name: 'HTTP analyze all with WORKERS=1, sample, 10 connections (max is the goal)',
+      median_ms: median(single.times),
+      runs: single.times.length,
+      extra: { p99_ms: percentile(single.times, 99).toFixed(1), max_ms: Math.max(...single.times).toFixed(1), non_200: single.non200 },
+      goal: atMost(Math.max(...single.times), ONE_WORKER_MAX_WAIT_MS, 'ms (max)'),
+    });
 
     // 3. /health while a 24 MB file uploads: the poller runs throughout, the upload starts after a second.
     const big = multipart(dir, 'big-table.csv', bigTable(BIG_UPLOAD_BYTES));

@@ -2,6 +2,7 @@
  * Service configuration from the environment, with embedded defaults so `npm start` needs nothing.
  * The README's configuration table lists the same variables.
  */
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { secretFromEnv } from './store/shared-secret.js';
 
@@ -16,7 +17,7 @@ export interface Config {
   redisUrl: string | null;
   /** Requests per key per minute before 429 RATE_LIMITED (RATE_LIMIT_PER_MINUTE, default 120). */
   rateLimitPerMinute: number;
-  /** Worker threads for parsing and analyses (WORKERS, default 2; 0 runs them in the main thread). */
+  /** Worker threads for parsing and analyses (WORKERS, default the cores the process may use; 0 runs them in the main thread). */
   workers: number;
   /** Base URL written into upload tickets (PUBLIC_BASE_URL); default: from the request's Host header. */
   publicBaseUrl: string | null;
@@ -38,7 +39,7 @@ export interface Operations {
   taskTimeoutMs: number;
   /** Old-generation heap of one worker thread (WORKER_MEMORY_MB): past it only that worker's task fails. */
   workerMemoryMb: number;
-  /** Tasks waiting for a worker before new work is refused with 503 (WORKER_QUEUE_LIMIT). */
+  /** Tasks waiting for a worker before new work is refused with 503 (WORKER_QUEUE_LIMIT, default QUEUE_PER_WORKER per worker). */
   workerQueueLimit: number;
   /** Longest wait for one Redis command before the request answers 503 (STORE_TIMEOUT_MS). */
   storeTimeoutMs: number;
@@ -46,19 +47,25 @@ export interface Operations {
   logLevel: string;
 }
 
+/**
+ * Waiting tasks allowed per worker before 503: at the sample's ~20 ms of worker time per analyze, a
+ * full queue is about two seconds of work per thread, so a client waits, never for long.
+ */
+export const QUEUE_PER_WORKER = 100;
+
 export const OPERATIONS_DEFAULTS: Operations = {
   corsOrigins: [],
   drainTimeoutMs: 25_000,
   taskTimeoutMs: 30_000,
   workerMemoryMb: 1024,
-  workerQueueLimit: 200,
+  workerQueueLimit: 2 * QUEUE_PER_WORKER,
   storeTimeoutMs: 1_500,
   logLevel: 'info',
 };
 
-/** The operations settings of a configuration, defaults filled in. */
+/** The operations settings of a configuration, defaults filled in (the queue bound following the workers). */
 export function operationsOf(config: Config): Operations {
-  return { ...OPERATIONS_DEFAULTS, ...config.operations };
+  return { ...OPERATIONS_DEFAULTS, workerQueueLimit: Math.max(1, config.workers) * QUEUE_PER_WORKER, ...config.operations };
 }
 
 /** Reads the configuration from an environment (default: process.env). */
@@ -71,7 +78,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.DATA_DIR || './data'),
     redisUrl: env.REDIS_URL || null,
     rateLimitPerMinute: integer(env.RATE_LIMIT_PER_MINUTE, 120, 'RATE_LIMIT_PER_MINUTE'),
-    workers: integer(env.WORKERS, 2, 'WORKERS'),
+    workers: integer(env.WORKERS, availableParallelism(), 'WORKERS'),
     publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : null,
     formatPackages: list(env.FORMAT_PLUGINS),
     now: Date.now,
@@ -80,7 +87,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       drainTimeoutMs: integer(env.DRAIN_TIMEOUT_S, OPERATIONS_DEFAULTS.drainTimeoutMs / 1000, 'DRAIN_TIMEOUT_S') * 1000,
       taskTimeoutMs: integer(env.TASK_TIMEOUT_S, OPERATIONS_DEFAULTS.taskTimeoutMs / 1000, 'TASK_TIMEOUT_S') * 1000,
       workerMemoryMb: integer(env.WORKER_MEMORY_MB, OPERATIONS_DEFAULTS.workerMemoryMb, 'WORKER_MEMORY_MB'),
-      workerQueueLimit: integer(env.WORKER_QUEUE_LIMIT, OPERATIONS_DEFAULTS.workerQueueLimit, 'WORKER_QUEUE_LIMIT'),
+      ...(env.WORKER_QUEUE_LIMIT ? { workerQueueLimit: integer(env.WORKER_QUEUE_LIMIT, 0, 'WORKER_QUEUE_LIMIT') } : {}),
       storeTimeoutMs: integer(env.STORE_TIMEOUT_MS, OPERATIONS_DEFAULTS.storeTimeoutMs, 'STORE_TIMEOUT_MS'),
       logLevel: env.LOG_LEVEL || OPERATIONS_DEFAULTS.logLevel,
     },

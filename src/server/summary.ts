@@ -10,21 +10,42 @@ import type { StoredRecord } from './stored-record.js';
 
 export type UploadSummary = components['schemas']['UploadSummary'];
 
+/** The parts of the summary that come from the recording alone: computed once, where it is parsed, and stored with it. */
+export type RecordingSummary = Pick<UploadSummary, 'sampling' | 'channels' | 'load' | 'phases' | 'subject' | 'embedded_thresholds' | 'parser_flags' | 'clock'> & { format: string };
+
 /** Builds the summary returned by every upload route and by GET /v1/cpet/{cpet_id}. */
 export function uploadSummary(record: StoredRecord): UploadSummary {
-  const rec = record.recording;
-  const duration = durationS(rec);
+  const { format, ...fromRecording } = storedSummary(record);
   return {
     cpet_id: record.cpet_id,
     schema_version: SCHEMA_VERSION,
     source: {
-      format: rec.format as UploadSummary['source']['format'],
+      format: format as UploadSummary['source']['format'],
       format_confidence: record.detection.confidence ?? 'detected',
       bytes: record.bytes,
       filename: record.filename,
       detection_score: round(record.detection.score, 3),
       runner_up: record.detection.runner_up ? { format: record.detection.runner_up.format, score: round(record.detection.runner_up.score, 3) } : null,
     },
+    ...fromRecording,
+    retention: {
+      uploaded_at: new Date(record.uploaded_at_ms).toISOString(),
+      expires_at: new Date(record.expires_at_ms).toISOString(),
+      retain_hours: record.retain_hours,
+    },
+  };
+}
+
+/** The recording's part of the summary (stored with it; a record kept before that is summarised now). */
+function storedSummary(record: StoredRecord): RecordingSummary {
+  return 'summary' in record ? record.summary : recordingSummary(record.recording);
+}
+
+/** The parts of the summary the recording decides. */
+export function recordingSummary(rec: Recording): RecordingSummary {
+  const duration = durationS(rec);
+  return {
+    format: rec.format,
     sampling: {
       method: rec.sampling.method,
       raw_interval_s: rec.sampling.raw_interval_s,
@@ -47,11 +68,6 @@ export function uploadSummary(record: StoredRecord): UploadSummary {
     embedded_thresholds: rec.embedded_thresholds.map((t) => ({ name: t.name, label: t.label, time_s: t.time_s ?? null, vo2_ml_min: t.vo2_ml_min ?? null })),
     parser_flags: rec.flags.map((f) => ({ code: f.code, detail: f.detail })),
     clock: { ...rec.clock },
-    retention: {
-      uploaded_at: new Date(record.uploaded_at_ms).toISOString(),
-      expires_at: new Date(record.expires_at_ms).toISOString(),
-      retain_hours: record.retain_hours,
-    },
   };
 }
 

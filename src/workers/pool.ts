@@ -9,7 +9,7 @@
 import { Piscina } from 'piscina';
 import { ServiceError, serviceUnavailable } from '../errors.js';
 import { FairQueue, QueueFullError } from './fair-queue.js';
-import { runTask, type Task, type TaskResult } from './tasks.js';
+import { handOver, runTask, type Task, type TaskResult } from './tasks.js';
 
 export interface TaskRunner {
   /** Runs a task for `owner` (the API key id), waiting its turn among the other keys' tasks. */
@@ -51,8 +51,8 @@ export function createTaskRunner(options: RunnerOptions): TaskRunner {
   const queue = new FairQueue<TaskResult>(options.workers, options.queueLimit);
   let closing = false;
 
-  const execute = async (task: Task): Promise<TaskResult> => {
-    const transfer = task.kind === 'parse' ? [task.bytes.buffer as ArrayBuffer] : [];
+  const execute = async (given: Task): Promise<TaskResult> => {
+    const { task, transfer } = handOver(given);
     const signal = AbortSignal.timeout(options.taskTimeoutMs);
     try {
       return (await pool.run(task, { transferList: transfer, signal })) as TaskResult;

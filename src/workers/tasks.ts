@@ -12,13 +12,24 @@ import type { MetricResult } from '../metrics/metric-entry.js';
 import { createMetricRegistry, type MetricRegistry } from '../metrics/registry.js';
 import { loadPlugins, type Plugins } from '../plugins.js';
 import type { Recording } from '../recording/recording.js';
+import { recordingOf, type RecordingPayload } from '../server/stored-record.js';
+import { recordingSummary, type RecordingSummary } from '../server/summary.js';
+import { encodeRecording, type EncodedRecording } from '../store/record-codec.js';
 
 export type Task =
   | { kind: 'parse'; filename: string; bytes: Uint8Array; packages: string[] }
-  | { kind: 'analyze'; recording: Recording; names: AnalysisName[]; request: AnalysisRequest; packages: string[] }
-  | { kind: 'compute'; recording: Recording; names: string[]; packages: string[] }
-  | { kind: 'domains'; recording: Recording; model: string | null; model_version: string | null; key: KeyScope; packages: string[] }
+  | { kind: 'analyze'; recording: RecordingPayload; names: AnalysisName[]; request: AnalysisRequest; packages: string[] }
+  | { kind: 'compute'; recording: RecordingPayload; names: string[]; packages: string[] }
+  | { kind: 'domains'; recording: RecordingPayload; model: string | null; model_version: string | null; key: KeyScope; packages: string[] }
   | { kind: 'ping' };
+
+/** An upload as the worker leaves it: encoded for the store, with the recording's part of the summary, so the request thread parses nothing. */
+export interface ParsedUpload {
+  detection: ReadResult['detection'];
+  bytes: number;
+  summary: RecordingSummary;
+  encoded: EncodedRecording;
+}
 
 /** The web application's per-second curves, or why the recording cannot give them (analyses/vt/domains.ts). */
 export type DomainCurves =
@@ -26,7 +37,7 @@ export type DomainCurves =
   | { status: 'not_analysable'; error: string; message: string; context: Record<string, unknown>; model: { name: string; version: string } };
 
 export type TaskResult =
-  | { ok: true; kind: 'parse'; value: ReadResult }
+  | { ok: true; kind: 'parse'; value: ParsedUpload }
   | { ok: true; kind: 'analyze'; value: Envelope[] }
   | { ok: true; kind: 'compute'; value: Record<string, MetricResult> }
   | { ok: true; kind: 'domains'; value: DomainCurves }
@@ -55,12 +66,14 @@ export async function runTask(task: Task): Promise<TaskResult> {
   try {
     const { plugins, metrics } = await loadRegistries(task.packages);
     switch (task.kind) {
-      case 'parse':
-        return { ok: true, kind: 'parse', value: await readUpload(task.filename, Buffer.from(task.bytes), plugins.formats) };
+      case 'parse': {
+        const read = await readUpload(task.filename, Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength), plugins.formats);
+        return { ok: true, kind: 'parse', value: { detection: read.detection, bytes: read.bytes, summary: recordingSummary(read.recording), encoded: encodeRecording(read.recording) } };
+      }
       case 'analyze':
-        return { ok: true, kind: 'analyze', value: await runAnalyses(task.recording, task.names, plugins.analyses, task.request) };
+        return { ok: true, kind: 'analyze', value: await runAnalyses(recordingOf(task.recording), task.names, plugins.analyses, task.request) };
       case 'compute':
-        return { ok: true, kind: 'compute', value: metrics.compute(task.recording, task.names) };
+        return { ok: true, kind: 'compute', value: metrics.compute(recordingOf(task.recording), task.names) };
       case 'domains':
         return { ok: true, kind: 'domains', value: await domains(task) };
     }
@@ -76,12 +89,38 @@ async function domains(task: Extract<Task, { kind: 'domains' }>): Promise<Domain
     domainProbabilities?: (rec: Recording, opts: { model?: string; model_version?: string; key: KeyScope }) => Promise<DomainCurves>;
   } | null;
   if (!mod?.domainProbabilities) throw new ServiceError('MODEL_NOT_FOUND', 'No threshold model is installed.', {});
-  return mod.domainProbabilities(task.recording, { model: task.model ?? undefined, model_version: task.model_version ?? undefined, key: task.key });
+  return mod.domainProbabilities(recordingOf(task.recording), { model: task.model ?? undefined, model_version: task.model_version ?? undefined, key: task.key });
+}
+
+/** The bytes of a view in a buffer of their own: the view itself when it spans its whole buffer, else a copy (a pooled Buffer shares its buffer with others). */
+function owned(view: Uint8Array): Uint8Array {
+  return view.byteOffset === 0 && view.byteLength === view.buffer.byteLength ? view : view.slice();
+}
+
+/**
+ * The task as a thread receives it and the buffers it takes over: the upload's bytes or the stored
+ * block move to the worker without a copy (the sender no longer reads them).
+ */
+export function handOver(task: Task): { task: Task; transfer: ArrayBuffer[] } {
+  if (task.kind === 'parse') {
+    const bytes = owned(task.bytes);
+    return { task: { ...task, bytes }, transfer: [bytes.buffer as ArrayBuffer] };
+  }
+  if (task.kind !== 'ping' && 'encoded' in task.recording) {
+    const block = owned(task.recording.encoded.block);
+    return { task: { ...task, recording: { encoded: { ...task.recording.encoded, block } } }, transfer: [block.buffer as ArrayBuffer] };
+  }
+  return { task, transfer: [] };
+}
+
+/** The buffers a result hands back (the encoded block of a parsed upload). */
+export function transferablesOfResult(result: TaskResult): ArrayBuffer[] {
+  return result.ok && result.kind === 'parse' ? [result.value.encoded.block.buffer as ArrayBuffer] : [];
 }
 
 interface TaskValues {
   ping: 'pong';
-  parse: ReadResult;
+  parse: ParsedUpload;
   analyze: Envelope[];
   compute: Record<string, MetricResult>;
   domains: DomainCurves;

@@ -3,6 +3,7 @@
 // source tree it registers tsx's loader for this thread, then loads the TypeScript task runner (and
 // through it the format and analysis plugins).
 import { existsSync } from 'node:fs';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 
 const built = new URL('./tasks.js', import.meta.url);
 let tasks;
@@ -14,6 +15,9 @@ if (existsSync(built)) {
   tasks = await import('./tasks.ts');
 }
 
-export default function run(task) {
-  return tasks.runTask(task);
+/** Runs a task; the block of a parsed upload moves back to the request thread rather than being copied. */
+export default async function run(task) {
+  const result = await tasks.runTask(task);
+  const transfer = tasks.transferablesOfResult(result);
+  return transfer.length ? move({ [transferableSymbol]: transfer, [valueSymbol]: result }) : result;
 }

@@ -48,11 +48,14 @@ export async function createLocalEngine(choices: AnalyzeChoices, packages: strin
           expires_at_ms: 0,
           retain_hours: 0,
           detection: read.detection,
-          recording: read.recording,
+          summary: read.summary,
+          encoded: read.encoded,
         });
         summary = rest;
-        const analyses = unwrap(await runner.run({ kind: 'analyze', recording: read.recording, names, request, packages }), 'analyze');
-        const computed = unwrap(await runner.run({ kind: 'compute', recording: read.recording, names: metrics, packages }), 'compute');
+        // Each task takes its own copy of the block over: a worker owns what it is handed.
+        const payload = () => ({ encoded: { ...read.encoded, block: read.encoded.block.slice() } });
+        const analyses = unwrap(await runner.run({ kind: 'analyze', recording: payload(), names, request, packages }), 'analyze');
+        const computed = unwrap(await runner.run({ kind: 'compute', recording: payload(), names: metrics, packages }), 'compute');
         return { file: display, status: 'ok', cpet_id: null, summary, analyses: analyses as FileOutcome['analyses'], metrics: computed as FileOutcome['metrics'], error: null };
       } catch (err) {
         return failed(display, refusalOf(err), summary);

@@ -11,6 +11,7 @@ import { unwrap } from '../../workers/tasks.js';
 import { reserveUnits } from '../access.js';
 import type { Reply, ServiceDeps } from '../deps.js';
 import { validationError } from '../errors.js';
+import { payloadOf } from '../stored-record.js';
 import { loadRecord } from './ingest.js';
 
 type AnalyzeRequest = components['schemas']['AnalyzeRequest'];
@@ -49,7 +50,7 @@ export async function analyze(deps: ServiceDeps, key: ApiKeyRecord, cpetId: stri
       result = await deps.runner.run(
         {
           kind: 'analyze',
-          recording: record.recording,
+          recording: payloadOf(record),
           names: asked as AnalysisName[],
           request: {
             model: body.model ?? null,
@@ -90,7 +91,7 @@ export async function compute(deps: ServiceDeps, key: ApiKeyRecord, cpetId: stri
   const reservation = await reserveUnits(deps.store, key, 1, deps.config.now());
   let metrics;
   try {
-    metrics = unwrap(await deps.runner.run({ kind: 'compute', recording: record.recording, names: body.metrics, packages: deps.config.formatPackages }, key.id), 'compute');
+    metrics = unwrap(await deps.runner.run({ kind: 'compute', recording: payloadOf(record), names: body.metrics, packages: deps.config.formatPackages }, key.id), 'compute');
   } catch (err) {
     await reservation.release();
     throw err;

@@ -8,7 +8,7 @@ import { UPLOAD_LIMITS } from '../../formats/read-upload.js';
 import { unwrap } from '../../workers/tasks.js';
 import type { ServiceDeps } from '../deps.js';
 import { validationError } from '../errors.js';
-import { RETENTION, type StoredRecord } from '../stored-record.js';
+import { RETENTION, type EncodedStoredRecord, type StoredRecord } from '../stored-record.js';
 import { uploadSummary, type UploadSummary } from '../summary.js';
 
 /** Parses, stores and summarises one upload for the key `keyId`. */
@@ -17,17 +17,16 @@ export async function ingest(deps: ServiceDeps, keyId: string, filename: string,
   if (bytes.length > UPLOAD_LIMITS.max_upload_bytes) {
     throw new ServiceError('FILE_TOO_LARGE', `The file is ${bytes.length} bytes; the limit is 25 MB.`, { max_upload_bytes: UPLOAD_LIMITS.max_upload_bytes, bytes: bytes.length });
   }
-  // A private copy: the worker takes ownership of the buffer it is given.
-  const copy = new Uint8Array(bytes);
   let read;
   try {
-    read = unwrap(await deps.runner.run({ kind: 'parse', filename, bytes: copy, packages: deps.config.formatPackages }, keyId), 'parse');
+    // The worker takes the bytes over (pool.ts): the request thread copies nothing and keeps nothing.
+    read = unwrap(await deps.runner.run({ kind: 'parse', filename, bytes, packages: deps.config.formatPackages }, keyId), 'parse');
   } catch (err) {
     if (err instanceof ServiceError) deps.telemetry.uploadRefused(err.code);
     throw err;
   }
   const now = deps.config.now();
-  const record: StoredRecord = {
+  const record: EncodedStoredRecord = {
     cpet_id: randomUUID(),
     key_id: keyId,
     filename,
@@ -36,10 +35,12 @@ export async function ingest(deps: ServiceDeps, keyId: string, filename: string,
     expires_at_ms: now + hours * 3_600_000,
     retain_hours: hours,
     detection: read.detection,
-    recording: read.recording,
+    summary: read.summary,
+    // A Buffer, which the store writes as one base64 string (a bare Uint8Array would be written number by number).
+    encoded: { ...read.encoded, block: Buffer.from(read.encoded.block.buffer, read.encoded.block.byteOffset, read.encoded.block.byteLength) },
   };
   await deps.store.putRecord(keyId, record.cpet_id, record, record.expires_at_ms);
-  deps.telemetry.uploadStored(read.recording.format);
+  deps.telemetry.uploadStored(read.summary.format);
   return uploadSummary(record);
 }
 

@@ -10,6 +10,7 @@ import type { ApiKeyRecord } from '../../store/keys.js';
 import type { Reply, ServiceDeps } from '../deps.js';
 import { validationError } from '../errors.js';
 import { uploadSummary } from '../summary.js';
+import { payloadOf, recordingOf } from '../stored-record.js';
 import { loadRecord } from './ingest.js';
 
 type SeriesResponse = components['schemas']['SeriesResponse'];
@@ -37,7 +38,8 @@ export async function getSeries(
   query: { channels?: string; max_points?: number; grid?: 'raw' | 'resampled' },
 ): Promise<Reply> {
   const record = await loadRecord(deps, key.id, cpetId);
-  const rec = record.recording;
+  // Plotting reads the samples on this thread: decoding a 20,000-sample block takes a few milliseconds.
+  const rec = recordingOf(payloadOf(record));
   const names = (query.channels ?? 'VE').split(',').map((s) => s.trim()).filter(Boolean);
   const available = availableSeries(rec);
   const unknown = names.filter((n) => !available.includes(n));

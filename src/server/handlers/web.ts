@@ -11,6 +11,7 @@ import type { ApiKeyRecord } from '../../store/keys.js';
 import { unwrap } from '../../workers/tasks.js';
 import type { Reply, ServiceDeps } from '../deps.js';
 import { endSession, refuseCrossSite, sessionCookie, startSession, WEB_SESSION_TTL_MS } from '../web-session.js';
+import { payloadOf } from '../stored-record.js';
 import { loadRecord } from './ingest.js';
 
 type WebSession = components['schemas']['WebSession'];
@@ -57,7 +58,7 @@ export async function getWebDomains(deps: ServiceDeps, key: ApiKeyRecord, cpetId
   const curves = unwrap(
     await deps.runner.run({
       kind: 'domains',
-      recording: record.recording,
+      recording: payloadOf(record),
       model: query.model ?? null,
       model_version: query.model_version ?? null,
       key: { tier: key.tier, allowed_models: key.allowed_models },
