@@ -4,6 +4,7 @@
  * with a goal prints the goal beside the figure and says whether it was met.
  */
 import { performance } from 'node:perf_hooks';
+import { createService, type Service } from '../src/server/app.js';
 
 /** A goal a figure is read against, and where the goal comes from. */
 export interface Goal {
@@ -69,4 +70,23 @@ export function printRows(title: string, rows: BenchRow[]): void {
     const goal = r.goal ? `  [goal ${r.goal.text}: ${r.goal.met ? 'met' : 'NOT met'}]` : '';
     console.log(`${r.name.padEnd(58)} ${r.median_ms.toFixed(2).padStart(10)} ms (median of ${r.runs})${extra}${goal}`);
   }
+}
+
+/**
+ * The real service for a benchmark: the embedded store in `dataDir`, `workers` threads, no rate limit,
+ * and no access log (a line per request would flood the report).
+ */
+export function benchService(dataDir: string, workers: number): Promise<Service> {
+  return createService({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    redisUrl: null,
+    rateLimitPerMinute: 0,
+    workers,
+    publicBaseUrl: null,
+    formatPackages: [],
+    now: Date.now,
+    operations: { logLevel: 'silent' },
+  });
 }

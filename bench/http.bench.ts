@@ -16,9 +16,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createService } from '../src/server/app.js';
 import { ANALYZE_ALL_20K_HTTP_MS, ANALYZE_REQ_PER_S, COMPUTE_ALL_20K_HTTP_MS, HEALTH_LAG_P99_MS, MAX_SAMPLES, ONE_WORKER_MAX_WAIT_MS } from './goals.js';
-import { atLeast, atMost, median, percentile, type BenchRow } from './harness.js';
+import { atLeast, atMost, benchService, median, percentile, type BenchRow } from './harness.js';
 import type { LoadOptions, LoadResult } from './load-client.js';
 import { benchRecordings, type BenchRecording } from './recordings.js';
 
@@ -67,18 +66,7 @@ function bigTable(bytes: number): Buffer {
 
 /** Analyze-all on the sample for LOAD_MS at 10 connections against a service with one worker thread. */
 async function oneWorkerLoad(dir: string, sample: BenchRecording): Promise<{ times: number[]; non200: number }> {
-  const service = await createService({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: join(dir, 'one-worker'),
-    redisUrl: null,
-    rateLimitPerMinute: 0,
-    workers: 1,
-    publicBaseUrl: null,
-    formatPackages: [],
-    now: Date.now,
-    operations: { logLevel: 'silent' },
-  });
+  const service = await benchService(join(dir, 'one-worker'), 1);
   const server = createServer(service.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
@@ -99,19 +87,7 @@ async function oneWorkerLoad(dir: string, sample: BenchRecording): Promise<{ tim
 
 export default async function httpBench(): Promise<{ title: string; rows: BenchRow[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'cpet-bench-http-'));
-  const service = await createService({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: join(dir, 'data'),
-    redisUrl: null,
-    rateLimitPerMinute: 0,
-    workers: 2,
-    publicBaseUrl: null,
-    formatPackages: [],
-    now: Date.now,
-    // An access line per request would flood the report; the figures are what the bench prints.
-    operations: { logLevel: 'silent' },
-  });
+  const service = await benchService(join(dir, 'data'), 2);
   const { key } = await service.deps.store.keys.create({ name: 'bench-http', tier: 'research', products: ['vt', 'eov', 'substrate'] });
   const server = createServer(service.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

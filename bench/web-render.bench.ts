@@ -9,12 +9,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createService } from '../src/server/app.js';
 import { toCanonicalJson } from '../src/synthetic/canonical-json.js';
 import { generateTest } from '../src/synthetic/generate.js';
 import { generateSample } from '../src/synthetic/sample.js';
 import { launchBrowser, listen } from '../test/web/browser.js';
-import type { BenchRow } from './harness.js';
+import { benchService, type BenchRow } from './harness.js';
 
 const RUNS = 5;
 
@@ -25,19 +24,7 @@ function median(values: number[]): number {
 
 export default async function webRenderBench(): Promise<{ title: string; rows: BenchRow[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cpet-bench-web-'));
-  const service = await createService({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    redisUrl: null,
-    rateLimitPerMinute: 0,
-    workers: 1,
-    publicBaseUrl: null,
-    formatPackages: [],
-    now: Date.now,
-    // An access line per request would flood the report; the figures are what the bench prints.
-    operations: { logLevel: 'silent' },
-  });
+  const service = await benchService(dataDir, 1);
   const { key } = await service.deps.store.keys.create({ name: 'bench-web', tier: 'research', products: ['vt', 'eov', 'substrate'] });
   const server = await listen(service.app);
   const browser = await launchBrowser();

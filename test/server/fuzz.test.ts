@@ -7,6 +7,7 @@
  * The same seed gives the same files; FUZZ_SEED picks another.
  */
 import { expect } from 'chai';
+import { createRng } from '../../src/synthetic/random.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
@@ -20,16 +21,10 @@ const MB = 1024 * 1024;
 /** The server's resident memory may not pass this during the run (two workers, 25 MB uploads in flight). */
 const MAX_RSS_BYTES = 1_500 * MB;
 
-/** mulberry32: a small seeded generator, so a failing file can be made again from its seed. */
+/** The project's seeded generator, so a failing file can be made again from its seed. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = createRng(seed);
+  return () => r.next();
 }
 
 interface Seed {
