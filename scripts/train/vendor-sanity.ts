@@ -21,11 +21,15 @@ export interface VendorFile {
   recording: Recording;
 }
 
-/** Every formats/<id>/fixtures/<case>/input.* that parses. */
+/** This service's own format: its fixtures are generated or hand-made, never a cart's export. */
+const NOT_A_VENDOR = new Set(['canonical-json']);
+
+/** Every formats/<id>/fixtures/<case>/input.* of a vendor format that parses. */
 export async function vendorFiles(): Promise<VendorFile[]> {
   const { formats } = await loadPlugins();
   const out: VendorFile[] = [];
   for (const format of readdirSync(FORMATS).sort()) {
+    if (NOT_A_VENDOR.has(format)) continue;
     const fixtures = join(FORMATS, format, 'fixtures');
     if (!existsSync(fixtures)) continue;
     for (const name of readdirSync(fixtures).sort()) {
