@@ -75,10 +75,7 @@ describe('bounded reading of hostile uploads', () => {
     plugins = (await loadPlugins()).formats;
   });
 
-  it('refuses a zip-bomb xlsx (KB on disk, 200 MB inflated) with FILE_TOO_LARGE in every workbook parser while memory stays bounded', async () => {
-    const bomb = zipBombXlsx(200);
-    expect(bomb.length).to.be.below(1 * MB);
-    const before = process.memoryUsage().rss;
+  async function expectEveryWorkbookParserRefuses(bomb: Buffer): Promise<void> {
     for (const id of ['cosmed-xlsx', 'cortex-metasoft', 'parvo-trueone']) {
       const plugin = plugins.find((p) => p.meta.id === id) as FormatPlugin;
       let error: unknown;
@@ -90,6 +87,13 @@ describe('bounded reading of hostile uploads', () => {
       expect(error, id).to.be.instanceOf(ServiceError);
       expect((error as ServiceError).code, id).to.equal('FILE_TOO_LARGE');
     }
+  }
+
+  it('refuses a zip-bomb xlsx (KB on disk, 200 MB inflated) with FILE_TOO_LARGE in every workbook parser while memory stays bounded', async () => {
+    const bomb = zipBombXlsx(200);
+    expect(bomb.length).to.be.below(1 * MB);
+    const before = process.memoryUsage().rss;
+    await expectEveryWorkbookParserRefuses(bomb);
     expect((process.memoryUsage().rss - before) / MB).to.be.below(300);
   });
 
@@ -97,16 +101,7 @@ describe('bounded reading of hostile uploads', () => {
     const bomb = zipBombXlsx(200, true);
     const before = process.memoryUsage().rss;
     expect((await refusal('bomb.xlsx', bomb, plugins)).code).to.equal('FILE_TOO_LARGE');
-    for (const id of ['cosmed-xlsx', 'cortex-metasoft', 'parvo-trueone']) {
-      const plugin = plugins.find((p) => p.meta.id === id) as FormatPlugin;
-      let error: unknown;
-      try {
-        await plugin.parse(new FileView('bomb.xlsx', bomb));
-      } catch (err) {
-        error = err;
-      }
-      expect((error as ServiceError).code, id).to.equal('FILE_TOO_LARGE');
-    }
+    await expectEveryWorkbookParserRefuses(bomb);
     expect((process.memoryUsage().rss - before) / MB).to.be.below(300);
   });
 

@@ -8,11 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { expect } from 'chai';
 import { OpenAPIBackend } from 'openapi-backend';
+import request from 'supertest';
 import type { Config } from '../../src/config.js';
 import { loadApiDocument } from '../../src/openapi/document.js';
 import { createService, type Service } from '../../src/server/app.js';
 import type { NewKey } from '../../src/store/keys.js';
+import { generateSample } from '../../src/synthetic/sample.js';
 
 export type StoreKind = 'sqlite' | 'redis';
 
@@ -24,6 +27,8 @@ export interface Harness {
   dataDir: string;
   clock: { now: number; advance(ms: number): void };
   key(spec?: Partial<NewKey>): Promise<string>;
+  /** Stores a recording through `POST /v1/cpet/content` (the plain public sample unless a body is given) and returns its id. */
+  upload(key: string, body?: Record<string, unknown>): Promise<string>;
   /** Closes the service; `keepData` leaves the data directory for a restart test. */
   close(keepData?: boolean): Promise<void>;
   reopen(): Promise<Harness>;
@@ -62,6 +67,7 @@ export async function startHarness(options: Options): Promise<Harness> {
     operations: { logLevel: 'silent', ...options.operations },
   };
   const service = await createService(config, { namespace });
+  const sample = generateSample(false);
   let n = 0;
   const harness: Harness = {
     service,
@@ -70,6 +76,11 @@ export async function startHarness(options: Options): Promise<Harness> {
     async key(spec = {}) {
       const { key } = await service.deps.store.keys.create({ name: `k${++n}-${randomBytes(3).toString('hex')}`, tier: 'research', products: ['vt', 'eov', 'substrate'], ...spec });
       return key;
+    },
+    async upload(key, body) {
+      const res = await request(service.app).post('/v1/cpet/content').set('X-API-Key', key).send(body ?? { filename: sample.filename, content: sample.content });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return res.body.cpet_id as string;
     },
     async close(keepData = false) {
       await service.close();

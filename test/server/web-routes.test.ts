@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { toCanonicalJson } from '../../src/synthetic/canonical-json.js';
 import { generateTest } from '../../src/synthetic/generate.js';
-import { generateSample } from '../../src/synthetic/sample.js';
 import { PAGE_CSP } from '../../src/server/web-page.js';
 import { expectMatchesSpec, startHarness, STORE_KINDS, type Harness } from './harness.js';
 
@@ -21,7 +20,6 @@ for (const kind of STORE_KINDS) {
     let h: Harness;
     let app: Harness['service']['app'];
     let key: string;
-    const sample = generateSample(false);
 
     before(async () => {
       h = await startHarness({ store: kind });
@@ -30,11 +28,7 @@ for (const kind of STORE_KINDS) {
     });
     after(async () => h.close());
 
-    async function upload(k = key, body: Record<string, unknown> = { filename: sample.filename, content: sample.content }): Promise<string> {
-      const res = await request(app).post('/v1/cpet/content').set('X-API-Key', k).send(body);
-      expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      return res.body.cpet_id as string;
-    }
+    const upload = (k = key, body?: Record<string, unknown>) => h.upload(k, body);
 
     async function startSession(k = key, target = app): Promise<Session> {
       const res = await request(target).post('/v1/web/session').set('X-API-Key', k).expect(200);
