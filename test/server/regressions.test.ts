@@ -63,6 +63,9 @@ describe('issue 14 regressions', function () {
     expect(res.body.error).to.equal('RECORDING_TOO_LONG');
     expect(res.body.context).to.include({ max_duration_s: 21_600, duration_s: 1e8, max_resampled_points: 21_601 });
     await expectMatchesSpec(res.body, 'uploadCpetContent', 413);
+    const caps = await request(h.service.app).get('/v1/capabilities').set('X-API-Key', key).expect(200);
+    expect(caps.body.limits.max_duration_s, 'capabilities announce the span limit that refused it').to.equal(res.body.context.max_duration_s);
+    await expectMatchesSpec(caps.body, 'getCapabilities', 200);
   });
 
   it('refuses time stamps near 1e300 with 413, not 500', async () => {

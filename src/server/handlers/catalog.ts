@@ -36,6 +36,7 @@ export async function capabilities(deps: ServiceDeps, key: ApiKeyRecord): Promis
     limits: {
       max_upload_bytes: UPLOAD_LIMITS.max_upload_bytes,
       max_samples: UPLOAD_LIMITS.max_samples,
+      max_duration_s: UPLOAD_LIMITS.max_duration_s,
       retention_hours: RETENTION.default_hours,
       max_retain_hours: RETENTION.max_hours,
       monthly_limit: key.monthly_limit,

@@ -1501,6 +1501,8 @@ export interface components {
             limits: {
                 max_upload_bytes: number;
                 max_samples: number;
+                /** @description Longest clock span a recording may cover (21600, six hours); a longer one is refused with `413 RECORDING_TOO_LONG`, because the span bounds the 1-Hz series every analysis resamples to. */
+                max_duration_s: number;
                 /** @description Default retention (24). */
                 retention_hours: number;
                 /** @description Largest `retain_hours` (168). */
