@@ -40,12 +40,36 @@ const promote = argValue('--promote');
 type Est = { time_s: number | null; vo2_ml_min: number | null };
 const researchKey = { tier: 'research' as const, allowed_models: null };
 
-async function estimate(plugin: AnalysisPlugin, rec: RealTest['recording'], model: RegisteredModel): Promise<{ vt1: Est | null; vt2: Est | null; refusal: string | null }> {
+/** A threshold's estimate and, for a decision rule that says so (findings.evidence), which evidence placed it. */
+interface Estimate {
+  vt1: Est | null;
+  vt2: Est | null;
+  placed_by: { vt1: string | null; vt2: string | null };
+  refusal: string | null;
+}
+
+async function estimate(plugin: AnalysisPlugin, rec: RealTest['recording'], model: RegisteredModel): Promise<Estimate> {
   const out = await plugin.run(rec, { model: model.card.name, model_version: model.card.version, key: researchKey, surface: 'web' });
-  if (out.status !== 'ok') return { vt1: null, vt2: null, refusal: out.error };
+  if (out.status !== 'ok') return { vt1: null, vt2: null, placed_by: { vt1: null, vt2: null }, refusal: out.error };
   const f = out.findings as Record<string, number | null>;
+  const evidence = (out.findings as { evidence?: Record<string, { placed_by?: string } | undefined> }).evidence;
   const pick = (k: 'vt1' | 'vt2'): Est | null => (f[`${k}_time_s`] === null ? null : { time_s: f[`${k}_time_s`], vo2_ml_min: f[`${k}_vo2_ml_min`] });
-  return { vt1: pick('vt1'), vt2: pick('vt2'), refusal: null };
+  return { vt1: pick('vt1'), vt2: pick('vt2'), placed_by: { vt1: evidence?.vt1?.placed_by ?? null, vt2: evidence?.vt2?.placed_by ?? null }, refusal: null };
+}
+
+/** Time errors (estimate minus truth, s) of one cohort, grouped by the evidence that placed each threshold. */
+type ByPlacement = Record<'vt1' | 'vt2', Map<string, number[]>>;
+
+function recordPlacement(into: ByPlacement, e: Estimate, truth: { vt1: { time_s: number } | null; vt2: { time_s: number } | null }): void {
+  for (const k of ['vt1', 'vt2'] as const) {
+    const by = e.placed_by[k];
+    const est = e[k]?.time_s;
+    const t = truth[k]?.time_s;
+    if (by === null || est == null || t == null) continue;
+    const errors = into[k].get(by) ?? [];
+    errors.push(est - t);
+    into[k].set(by, errors);
+  }
 }
 
 const num = (v: number | null, width: number) => (v === null ? 'n/a' : String(v)).padStart(width);
@@ -79,17 +103,19 @@ interface ModelResult {
   model: RegisteredModel;
   cohorts: CohortEvaluation[];
   refusals: Record<string, Record<string, number>>;
+  placements: Record<string, ByPlacement>;
   realErrors: { test: string; vt1: number | null; vt2: number | null }[];
   vendorSanity: { file: string; result: string }[];
   seconds: number;
 }
 
-async function evaluateCohort(model: RegisteredModel, c: EvaluationCohort, refusals: Record<string, number>): Promise<CohortEvaluation> {
+async function evaluateCohort(model: RegisteredModel, c: EvaluationCohort, refusals: Record<string, number>, placements: ByPlacement): Promise<CohortEvaluation> {
   const vt1: Pair[] = [];
   const vt2: Pair[] = [];
   for (const g of c.tests) {
     const e = await estimate(plugin, g.recording, model);
     if (e.refusal) refusals[e.refusal] = (refusals[e.refusal] ?? 0) + 1;
+    recordPlacement(placements, e, g.truth);
     vt1.push({ est: e.vt1, truth: g.truth.vt1 });
     vt2.push({ est: e.vt2, truth: g.truth.vt2 });
   }
@@ -132,8 +158,12 @@ const results: ModelResult[] = [];
 for (const model of models) {
   const started = Date.now();
   const refusals: ModelResult['refusals'] = {};
+  const placements: ModelResult['placements'] = {};
   const evaluated: CohortEvaluation[] = [];
-  for (const c of cohorts) evaluated.push(await evaluateCohort(model, c, (refusals[c.cohort] = {})));
+  for (const c of cohorts) {
+    placements[c.cohort] = { vt1: new Map(), vt2: new Map() };
+    evaluated.push(await evaluateCohort(model, c, (refusals[c.cohort] = {}), placements[c.cohort]));
+  }
   const { cohort: realCohort, errors } = await evaluateReal(model);
   evaluated.push(realCohort);
   const vendorSanity: ModelResult['vendorSanity'] = [];
@@ -141,7 +171,7 @@ for (const model of models) {
     const out = await plugin.run(v.recording, { model: model.card.name, model_version: model.card.version, key: researchKey, surface: 'web' });
     vendorSanity.push({ file: v.id, result: sanity(v.recording, out) });
   }
-  results.push({ model, cohorts: evaluated, refusals, realErrors: errors, vendorSanity, seconds: (Date.now() - started) / 1000 });
+  results.push({ model, cohorts: evaluated, refusals, placements, realErrors: errors, vendorSanity, seconds: (Date.now() - started) / 1000 });
   process.stderr.write(`evaluated ${model.card.name} ${model.card.version} in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 }
 
@@ -156,6 +186,25 @@ for (const c of [...cohorts.map((x) => x.cohort)]) {
     const gate = !e.unseen ? 'seen in training' : e.n_tests < GATE_MIN_TESTS ? 'too few' : failures.length ? 'FAIL' : 'pass';
     const refused = Object.entries(r.refusals[c] ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
     console.log(`${label(r.model).padEnd(width)}      ${cell(e.vt1)}  |     ${cell(e.vt2)}  | ${gate}${refused ? `  (refused: ${refused})` : ''}`);
+  }
+}
+
+console.log('\n## which evidence placed each threshold: time error (estimate minus truth) by placement, per cohort');
+console.log('(models whose decision rule names its evidence; n, bias s, MAE s)');
+const stats = (errors: number[]) => {
+  const bias = errors.reduce((a, b) => a + b, 0) / errors.length;
+  const mae = errors.reduce((a, b) => a + Math.abs(b), 0) / errors.length;
+  return `n ${errors.length}, bias ${bias.toFixed(1)}, MAE ${mae.toFixed(1)}`;
+};
+for (const r of results) {
+  const cohortsWithEvidence = Object.entries(r.placements).filter(([, p]) => p.vt1.size + p.vt2.size > 0);
+  if (cohortsWithEvidence.length === 0) continue;
+  console.log(label(r.model).trimEnd());
+  for (const [cohort, p] of cohortsWithEvidence) {
+    console.log(`  ${cohort}`);
+    for (const k of ['vt1', 'vt2'] as const) {
+      for (const [by, errors] of [...p[k]].sort((a, b) => b[1].length - a[1].length)) console.log(`    ${k.toUpperCase()} ${by}: ${stats(errors)}`);
+    }
   }
 }
 
