@@ -116,7 +116,7 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
       for (let i = 0; i <= test.end_index; i++) vo2peak = Math.max(vo2peak, test.vo2[i]);
       const vt1 = thresholdAt(test, result.vt1, vo2peak);
       const vt2 = thresholdAt(test, result.vt2, vo2peak);
-      const notes = [...choice.notes, ...checked.notes];
+      const notes = [...choice.notes, ...checked.notes, ...(result.notes ?? [])];
       if (vt1.time_s === null) notes.push('No VT1: the subject did not leave the moderate domain in this recording, so no threshold is reported (not an error).');
       else if (vt2.time_s === null) notes.push('No VT2: the test ended before the severe domain (respiratory compensation) was reached.');
       notes.push(...plausibilityNotes(vt1.pct_vo2peak, vt2.pct_vo2peak));

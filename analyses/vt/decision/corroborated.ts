@@ -147,9 +147,25 @@ export const corroborated: DecisionRule = {
     } else {
       vt2 = undecidedEnd(test, ps, from2, last, classic.vt2_evidence);
     }
-    return { vt1: vt1.placed, vt2: vt2.placed, evidence: { ...evidence, vt1: vt1.evidence, vt2: vt2.evidence } };
+    return {
+      vt1: vt1.placed,
+      vt2: vt2.placed,
+      evidence: { ...evidence, vt1: vt1.evidence, vt2: vt2.evidence },
+      notes: [placementNote('VT1', vt1.evidence.placed_by), placementNote('VT2', vt2.evidence.placed_by)].filter((n): n is string => n !== null),
+    };
   },
 };
+
+/**
+ * Says in words when a threshold rests on one kind of evidence. On every held-out cohort of
+ * `npm run evaluate` a threshold the landmarks joined was read closer than one the curves placed alone,
+ * so a reader should know which one they have.
+ */
+function placementNote(name: 'VT1' | 'VT2', by: ThresholdEvidence['placed_by']): string | null {
+  if (by === 'model') return `${name} rests on the model's curves alone: no accepted classic landmark fell where the curves are undecided, so nothing corroborated it (evidence.${name.toLowerCase()}).`;
+  if (by === 'landmarks (the curves end undecided)') return `${name} was placed by the respiratory compensation landmarks over the end of the test: the test ended before the model's curves decided (evidence.${name.toLowerCase()}).`;
+  return null;
+}
 
 /**
  * No sustained VT2 crossing: if the severe curve is still rising when the curves end, the model could

@@ -9,6 +9,8 @@ export interface Decision {
   vt1: PlacedThreshold | null;
   vt2: PlacedThreshold | null;
   evidence: Record<string, unknown>;
+  /** Reading notes for the envelope, in words, where the evidence alone would leave a reader to infer them. */
+  notes?: string[];
 }
 
 export interface DecisionRule {

@@ -57,6 +57,9 @@ describe('the corroborated decision rule', () => {
     const ev = d.evidence as Record<string, { placed_by: string }>;
     expect(ev.vt1.placed_by).to.equal('model');
     expect(d.vt1!.index).to.be.closeTo(early, 2);
+    expect(d.notes?.filter((n) => n.startsWith('VT1 '))).to.deep.equal([
+      "VT1 rests on the model's curves alone: no accepted classic landmark fell where the curves are undecided, so nothing corroborated it (evidence.vt1).",
+    ]);
   });
 
   it('widens the zone where the curves are undecided, so landmarks there join the crossing', () => {
@@ -64,6 +67,7 @@ describe('the corroborated decision rule', () => {
     const ev = d.evidence as Record<string, { placed_by: string; zone_s: [number, number] }>;
     expect(ev.vt1.zone_s[1] - ev.vt1.zone_s[0]).to.be.above(60);
     expect(ev.vt1.placed_by).to.equal('model and landmarks');
+    expect(d.notes?.some((n) => n.startsWith('VT1 ')), 'a corroborated VT1 needs no note').to.equal(false);
   });
 
   it('leaves VT2 to the respiratory compensation landmarks when the curves end still rising towards severe', () => {
@@ -73,6 +77,9 @@ describe('the corroborated decision rule', () => {
     const ev = d.evidence as Record<string, { placed_by: string }>;
     expect(ev.vt2.placed_by).to.equal('landmarks (the curves end undecided)');
     expect(Math.abs(d.vt2!.index - vt2Truth)).to.be.at.most(30);
+    expect(d.notes?.filter((n) => n.startsWith('VT2 '))).to.deep.equal([
+      "VT2 was placed by the respiratory compensation landmarks over the end of the test: the test ended before the model's curves decided (evidence.vt2).",
+    ]);
   });
 
   it('reports no VT2 when the curves never leave heavy, and nothing when they never leave moderate', () => {
