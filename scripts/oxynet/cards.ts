@@ -1,18 +1,26 @@
 /**
- * The static part of the two model cards built on the converted Oxynet weights, generated with the
- * conversion (an evaluation run adds `evaluation`, `replay` and the status; nothing is edited by hand):
- * - `oxynet-cnn v1.0.0`: pyoxynet's own pipeline, kept as a named, reproducible variant;
- * - `gandalf v1.0.0`: the same weights read as per-second curves, with the project's corroborated
+ * The static part of the two model cards built on each conversion of the Oxynet weights, generated
+ * with it (an evaluation run adds `evaluation`, `replay` and the status; nothing is edited by hand):
+ * - `oxynet-cnn <version>`: pyoxynet's own pipeline, kept as a named, reproducible variant;
+ * - `gandalf <version>`: the same weights read as per-second curves, with the project's corroborated
  *   decision rule.
+ * Both take the conversion's version (v1.0.0: the 1-D graph; v1.1.0: the faster 2-D graph).
  */
 import type { ModelCard } from '../../analyses/vt/card.js';
 import type { OxynetReading } from '../../analyses/vt/engines/oxynet/curves.js';
 import { BREATH_FILTER_SIZE, SMOOTHING_LAMBDA } from '../../analyses/vt/engines/oxynet/upstream.js';
 import { WINDOW_S } from '../../analyses/vt/engines/oxynet/windows.js';
-import { CONVERTER_COMMAND, INPUT_CHANNELS, MODEL_NAME, MODEL_VERSION, UPSTREAM, type ConversionRecord } from './convert.js';
+import { CONVERTER_COMMAND, INPUT_CHANNELS, MODEL_NAME, UPSTREAM, type ConversionRecord } from './convert.js';
 
-/** Where gandalf v1.0.0 reads the weights from: the oxynet-cnn folder, checked by hash at load. */
-export const GANDALF_V1 = { name: 'gandalf', version: 'v1.0.0' } as const;
+/** The default model's name; each of its v1 versions reads the oxynet-cnn weights of the same version, checked by hash at load. */
+const GANDALF = 'gandalf';
+
+/** What each graph layout is, for the cards. */
+const LAYOUTS: Record<ConversionRecord['onnx']['layout'], string> = {
+  conv1d: 'ONNX graph in the 1-D layout ([N, C, T]) of the first conversion',
+  conv2d:
+    "ONNX graph in the 2-D layout ([N, C, 1, T], 1 x k kernels), which ONNX Runtime runs with its blocked convolution kernels, about twice as fast as v1.0.0's 1-D layout; the same weights and arithmetic, outputs within 1e-5 of v1.0.0 (float32 summation order: 2e-6 at most on 2,000 seeded windows), the same findings on every test of the evaluation",
+};
 
 /**
  * How the service reads the model. The output columns are the model's own order, as pyoxynet's
@@ -40,7 +48,8 @@ function source(conversion: ConversionRecord) {
     attribution: UPSTREAM.attribution,
     trained_by: 'the Oxynet authors, on real expert-labelled incremental tests from several laboratories',
     converted_by: `${CONVERTER_COMMAND} (scripts/oxynet/): the TensorFlow checkpoint read by the project's own code, every tensor checksum verified, the architecture checked against keras_metadata.pb`,
-    conversion_record: `models/${MODEL_NAME}/${MODEL_VERSION}/conversion.json`,
+    conversion_record: `models/${MODEL_NAME}/${conversion.model.version}/conversion.json`,
+    graph: LAYOUTS[conversion.onnx.layout],
     source_sha256: Object.fromEntries(conversion.sources.map((s) => [s.file, s.sha256])),
   };
 }
@@ -49,7 +58,7 @@ export function oxynetCards(conversion: ConversionRecord): StaticCard[] {
   const inputs = [...INPUT_CHANNELS];
   const upstream: StaticCard = {
     name: MODEL_NAME,
-    version: MODEL_VERSION,
+    version: conversion.model.version,
     tier: 'research',
     status: 'research',
     engine: 'learned',
@@ -69,8 +78,8 @@ export function oxynetCards(conversion: ConversionRecord): StaticCard[] {
     source: source(conversion),
   };
   const gandalf: StaticCard = {
-    name: GANDALF_V1.name,
-    version: GANDALF_V1.version,
+    name: GANDALF,
+    version: conversion.model.version,
     tier: 'free',
     status: 'research',
     engine: 'learned',
@@ -94,7 +103,7 @@ export function oxynetCards(conversion: ConversionRecord): StaticCard[] {
         "chosen on the synthetic training cohorts only (npx tsx scripts/oxynet/reading-choice.ts), against pyoxynet's pairwise reading (b = h / (m + h), q = s / (h + s)): realistic training cohort VT1 bias 31.5 s / MAE 43.6 s against 52.1 / 55.8, VT2 MAE 36.4 s against 32.6 with no VT2 missed against 13; v2 training cohort VT1 MAE 64.7 s against 84.0, VT2 bias 22.0 s / MAE 58.2 s against 57.1 / 64.8",
       cleaning_for_vo2: '15-s running median, then 21-s centred mean (analyses/vt/preprocess.ts)',
     },
-    weights: { file: `../../${MODEL_NAME}/${MODEL_VERSION}/model.onnx`, sha256: conversion.onnx.sha256 },
+    weights: { file: `../../${MODEL_NAME}/${conversion.model.version}/model.onnx`, sha256: conversion.onnx.sha256 },
     source: source(conversion),
     limitations: [
       'The model scales every channel over the test, so it reads a threshold against the test\'s own range: a test that never leaves the moderate domain still shows it a crossing (the plausibility note then flags VT1 near VO2peak), and the longer a test runs past VT2 the later it reads both thresholds.',

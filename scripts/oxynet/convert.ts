@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkArchitecture, readParameters, type CheckedLayer, type TensorRecord } from './architecture.js';
 import { TensorBundle } from './checkpoint/bundle.js';
-import { cnnToOnnx, INPUT_NAME, OUTPUT_NAME } from './cnn-graph.js';
+import { cnnToOnnx, INPUT_NAME, OUTPUT_NAME, type ConvLayout } from './cnn-graph.js';
 import { readKerasMetadata } from './keras-metadata.js';
 
 export const UPSTREAM = {
@@ -26,8 +26,18 @@ export const SOURCES = [
 ] as const;
 
 export const MODEL_NAME = 'oxynet-cnn';
-export const MODEL_VERSION = 'v1.0.0';
 export const CONVERTER_COMMAND = 'npm run convert:oxynet';
+
+/**
+ * Every published conversion of the same weights, oldest first. v1.1.0 changes only the graph's
+ * layout (cnn-graph.ts: ONNX Runtime's faster 2-D kernels); v1.0.0 is rebuilt byte for byte.
+ */
+export const CONVERSIONS = [
+  { version: 'v1.0.0', layout: 'conv1d' },
+  { version: 'v1.1.0', layout: 'conv2d' },
+] as const satisfies readonly { version: string; layout: ConvLayout }[];
+
+export type ConversionVersion = (typeof CONVERSIONS)[number]['version'];
 
 /** The channels of the input windows, in order; each min-max scaled per test. */
 export const INPUT_CHANNELS = ['VO2', 'VCO2', 'VE', 'PetO2', 'PetCO2'] as const;
@@ -44,6 +54,7 @@ export interface ConversionRecord {
     sha256: string;
     ir_version: number;
     opset: number;
+    layout: ConvLayout;
     input: { name: string; shape: (string | number)[]; channels: readonly string[]; scaling: string };
     output: { name: string; shape: (string | number)[]; columns: string };
     inference: string;
@@ -54,7 +65,8 @@ export interface ConversionRecord {
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /** Runs the conversion on the files of `inputDir`; throws (refuses) on any checksum or architecture mismatch. */
-export function convertOxynet(inputDir: string): { onnx: Buffer; conversion: ConversionRecord } {
+export function convertOxynet(inputDir: string, version: ConversionVersion): { onnx: Buffer; conversion: ConversionRecord } {
+  const { layout } = CONVERSIONS.find((c) => c.version === version)!;
   const files = Object.fromEntries(SOURCES.map((s) => [s.file, readFileSync(join(inputDir, s.file))])) as Record<(typeof SOURCES)[number]['file'], Buffer>;
   const bundle = new TensorBundle(files['variables.index'], files['variables.data-00000-of-00001']);
   const bad = bundle.entries.filter((e) => !e.crc_ok).map((e) => e.key);
@@ -68,11 +80,11 @@ export function convertOxynet(inputDir: string): { onnx: Buffer; conversion: Con
     doc: `Oxynet CNN (${UPSTREAM.attribution}); weights from ${UPSTREAM.repository} at ${UPSTREAM.commit} (${UPSTREAM.licence}), converted by ${CONVERTER_COMMAND}.`,
     irVersion,
     opset,
-  });
+  }, layout);
   return {
     onnx,
     conversion: {
-      model: { name: MODEL_NAME, version: MODEL_VERSION },
+      model: { name: MODEL_NAME, version },
       upstream: UPSTREAM,
       sources: SOURCES.map((s) => ({ ...s, bytes: files[s.file].length, sha256: sha256(files[s.file]) })),
       architecture: layers,
@@ -83,6 +95,7 @@ export function convertOxynet(inputDir: string): { onnx: Buffer; conversion: Con
         sha256: sha256(onnx),
         ir_version: irVersion,
         opset,
+        layout,
         input: { name: INPUT_NAME, shape: ['N', params.window, params.channels], channels: INPUT_CHANNELS, scaling: 'min-max per channel over the whole resampled test' },
         output: { name: OUTPUT_NAME, shape: ['N', params.dense.at(-1)!.outputs], columns: "sigmoid outputs in the model's own column order (not moderate, heavy, severe); assign them by the app's rule" },
         inference: 'dropout off; batch normalisation with the moving statistics and each layer\'s epsilon',

@@ -2614,7 +2614,7 @@ export interface operations {
                      *       "cpet_id": "7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34",
                      *       "status": "ok",
                      *       "model": "gandalf",
-                     *       "model_version": "v1.0.0",
+                     *       "model_version": "v1.1.0",
                      *       "t_s": [
                      *         0,
                      *         1,

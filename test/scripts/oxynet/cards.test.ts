@@ -3,12 +3,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelCard } from '../../../analyses/vt/card.js';
 import { mergeCard, oxynetCards } from '../../../scripts/oxynet/cards.js';
-import { convertOxynet } from '../../../scripts/oxynet/convert.js';
+import { CONVERSIONS, convertOxynet } from '../../../scripts/oxynet/convert.js';
 import { PROJECT_ROOT } from '../../../src/plugins.js';
 
 describe('cards of the models on the Oxynet weights', () => {
-  const { conversion } = convertOxynet(join(PROJECT_ROOT, 'scripts/oxynet/input'));
-  const fresh = oxynetCards(conversion);
+  const fresh = CONVERSIONS.flatMap(({ version }) => oxynetCards(convertOxynet(join(PROJECT_ROOT, 'scripts/oxynet/input'), version).conversion));
 
   it('are what the converter generates: the committed static part was never edited by hand', () => {
     for (const card of fresh) {
@@ -26,6 +25,11 @@ describe('cards of the models on the Oxynet weights', () => {
     expect(merged.evaluation).to.deep.equal(evaluated.evaluation);
     expect(merged.replay).to.deep.equal({ findings: null });
     expect(mergeCard(null, fresh[1]).evaluation).to.equal(null);
+  });
+
+  it('pair each gandalf version with the oxynet-cnn weights of the same version', () => {
+    expect(fresh.map((c) => `${c.name} ${c.version}`)).to.deep.equal(['oxynet-cnn v1.0.0', 'gandalf v1.0.0', 'oxynet-cnn v1.1.0', 'gandalf v1.1.0']);
+    for (const card of fresh.filter((c) => c.name === 'gandalf')) expect(card.weights?.file).to.equal(`../../oxynet-cnn/${card.version}/model.onnx`);
   });
 
   it('attribute the weights and state their licence', () => {

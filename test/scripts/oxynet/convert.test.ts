@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { checkArchitecture } from '../../../scripts/oxynet/architecture.js';
 import { TensorBundle } from '../../../scripts/oxynet/checkpoint/bundle.js';
-import { convertOxynet, serializeConversion } from '../../../scripts/oxynet/convert.js';
+import { CONVERSIONS, convertOxynet, serializeConversion } from '../../../scripts/oxynet/convert.js';
 import { readKerasMetadata, type KerasNode } from '../../../scripts/oxynet/keras-metadata.js';
 import { PROJECT_ROOT } from '../../../src/plugins.js';
 import { randomWindows } from './random-windows.js';
 
 const INPUT = join(PROJECT_ROOT, 'scripts/oxynet/input');
-const MODEL_DIR = join(PROJECT_ROOT, 'models/oxynet-cnn/v1.0.0');
+const modelDir = (version: string) => join(PROJECT_ROOT, 'models/oxynet-cnn', version);
 const metadata = () => readKerasMetadata(readFileSync(join(INPUT, 'keras_metadata.pb')));
 
 /** A copy of the metadata with one layer's JSON changed. */
@@ -57,26 +57,49 @@ function referenceForward(bundle: TensorBundle, x: Float32Array): number[] {
 }
 
 describe('the oxynet converter', () => {
-  it('re-runs from scripts/oxynet/input to exactly the committed model.onnx and conversion.json', () => {
-    const { onnx, conversion } = convertOxynet(INPUT);
-    expect(onnx.equals(readFileSync(join(MODEL_DIR, 'model.onnx')))).to.equal(true);
-    expect(serializeConversion(conversion)).to.equal(readFileSync(join(MODEL_DIR, 'conversion.json'), 'utf8'));
-    expect(conversion.tensors).to.have.length(32);
-    expect(conversion.tensors.every((t) => t.crc_ok)).to.equal(true);
-  });
+  for (const { version, layout } of CONVERSIONS) {
+    it(`re-runs from scripts/oxynet/input to exactly the committed ${version} model.onnx and conversion.json (${layout})`, () => {
+      const { onnx, conversion } = convertOxynet(INPUT, version);
+      expect(onnx.equals(readFileSync(join(modelDir(version), 'model.onnx')))).to.equal(true);
+      expect(serializeConversion(conversion)).to.equal(readFileSync(join(modelDir(version), 'conversion.json'), 'utf8'));
+      expect(conversion.onnx.layout).to.equal(layout);
+      expect(conversion.tensors).to.have.length(32);
+      expect(conversion.tensors.every((t) => t.crc_ok)).to.equal(true);
+    });
 
-  it('gives what the stated forward pass gives from the checkpoint tensors (float64 reference, 1e-5)', async () => {
-    const bundle = new TensorBundle(readFileSync(join(INPUT, 'variables.index')), readFileSync(join(INPUT, 'variables.data-00000-of-00001')));
-    const session = await ort.InferenceSession.create(join(MODEL_DIR, 'model.onnx'), { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential' });
-    const n = 4;
-    const x = randomWindows(n, 2022);
-    const out = (await session.run({ windows: new ort.Tensor('float32', x, [n, 40, 5]) })).probabilities;
-    expect(out.dims).to.deep.equal([n, 3]);
-    const got = out.data as Float32Array;
-    for (let w = 0; w < n; w++) {
-      const ref = referenceForward(bundle, x.subarray(200 * w, 200 * w + 200));
-      ref.forEach((p, k) => expect(Math.abs(got[3 * w + k] - p), `window ${w} column ${k}`).to.be.below(1e-5));
+    it(`gives in ${version} what the stated forward pass gives from the checkpoint tensors (float64 reference, 1e-5)`, async () => {
+      const bundle = new TensorBundle(readFileSync(join(INPUT, 'variables.index')), readFileSync(join(INPUT, 'variables.data-00000-of-00001')));
+      const session = await ort.InferenceSession.create(join(modelDir(version), 'model.onnx'), { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' });
+      const n = 4;
+      const x = randomWindows(n, 2022);
+      const out = (await session.run({ windows: new ort.Tensor('float32', x, [n, 40, 5]) })).probabilities;
+      expect(out.dims).to.deep.equal([n, 3]);
+      const got = out.data as Float32Array;
+      for (let w = 0; w < n; w++) {
+        const ref = referenceForward(bundle, x.subarray(200 * w, 200 * w + 200));
+        ref.forEach((p, k) => expect(Math.abs(got[3 * w + k] - p), `window ${w} column ${k}`).to.be.below(1e-5));
+      }
+    });
+  }
+
+  it('changes only the layout between conversions: the same weights, outputs within 1e-5 (the parity tolerance) on 2,000 seeded windows', async () => {
+    const opts = { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' } as const;
+    const n = 2000;
+    const x = new ort.Tensor('float32', randomWindows(n, 11), [n, 40, 5]);
+    const outputs = await Promise.all(
+      CONVERSIONS.map(async ({ version }) => {
+        const session = await ort.InferenceSession.create(join(modelDir(version), 'model.onnx'), opts);
+        return (await session.run({ windows: x })).probabilities.data as Float32Array;
+      }),
+    );
+    const [first, ...rest] = outputs;
+    for (const other of rest) {
+      let maxDiff = 0;
+      for (let i = 0; i < first.length; i++) maxDiff = Math.max(maxDiff, Math.abs(first[i] - other[i]));
+      expect(maxDiff).to.be.below(1e-5);
     }
+    const tensors = CONVERSIONS.map(({ version }) => JSON.parse(readFileSync(join(modelDir(version), 'conversion.json'), 'utf8')).tensors);
+    for (const t of tensors.slice(1)) expect(t).to.deep.equal(tensors[0]);
   });
 
   it('accepts the real layer configs and records the epsilon it read', () => {

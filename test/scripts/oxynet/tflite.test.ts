@@ -76,23 +76,25 @@ describe('the TFLite model, read and run by our own code', () => {
     expect(m.operators.filter((o) => o.op === 'FULLY_CONNECTED').map((o) => (o.options as { activation: number }).activation)).to.deep.equal([1, 1, 1, 0]);
   });
 
-  it('gives the same outputs as our ONNX graph built from its weights (max |diff| <= 1e-5), on seeded and on real windows', async () => {
-    const m = model();
-    const onnx = cnnToOnnx(tfliteToCnn(m), { producer: 'test', doc: 'Oxynet CNN from the TFLite weights' });
-    const session = await ort.InferenceSession.create(onnx, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential' });
-    const real = await realWindows();
-    expect(real.count).to.be.above(150);
-    for (const [label, windows, count] of [['seeded', randomWindows(64, 7), 64], ['real', real.windows, real.count]] as const) {
-      const expected = runTflite(m, { shape: [count, 40, 5], data: windows });
-      expect(expected.shape).to.deep.equal([count, 3]);
-      const got = (await session.run({ windows: new ort.Tensor('float32', windows, [count, 40, 5]) })).probabilities.data as Float32Array;
-      let maxDiff = 0;
-      for (let i = 0; i < got.length; i++) maxDiff = Math.max(maxDiff, Math.abs(got[i] - expected.data[i]));
-      expect(maxDiff, `${label} windows`).to.be.at.most(1e-5);
-      // Not a constant answer: the outputs spread over the unit interval.
-      expect(Math.max(...expected.data) - Math.min(...expected.data), label).to.be.above(0.5);
-    }
-  });
+  for (const layout of ['conv1d', 'conv2d'] as const) {
+    it(`gives the same outputs as our ONNX graph (${layout} layout) built from its weights (max |diff| <= 1e-5), on seeded and on real windows`, async () => {
+      const m = model();
+      const onnx = cnnToOnnx(tfliteToCnn(m), { producer: 'test', doc: 'Oxynet CNN from the TFLite weights' }, layout);
+      const session = await ort.InferenceSession.create(onnx, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' });
+      const real = await realWindows();
+      expect(real.count).to.be.above(150);
+      for (const [label, windows, count] of [['seeded', randomWindows(64, 7), 64], ['real', real.windows, real.count]] as const) {
+        const expected = runTflite(m, { shape: [count, 40, 5], data: windows });
+        expect(expected.shape).to.deep.equal([count, 3]);
+        const got = (await session.run({ windows: new ort.Tensor('float32', windows, [count, 40, 5]) })).probabilities.data as Float32Array;
+        let maxDiff = 0;
+        for (let i = 0; i < got.length; i++) maxDiff = Math.max(maxDiff, Math.abs(got[i] - expected.data[i]));
+        expect(maxDiff, `${label} windows`).to.be.at.most(1e-5);
+        // Not a constant answer: the outputs spread over the unit interval.
+        expect(Math.max(...expected.data) - Math.min(...expected.data), label).to.be.above(0.5);
+      }
+    });
+  }
 
   it('refuses a graph that is not the expected CNN, and an operator the interpreter does not know', () => {
     const changed: TfliteModel = structuredClone(model());

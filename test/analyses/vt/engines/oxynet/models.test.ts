@@ -19,13 +19,31 @@ describe('models built on the Oxynet weights', () => {
     tests = await realTests();
   });
 
-  it('reads the weights once: gandalf v1.0.0 points at the oxynet-cnn file and both hashes match', () => {
-    const reg = new ModelRegistry(DEFAULT_MODELS_DIR);
-    const cnn = reg.find('oxynet-cnn', 'v1.0.0')!;
-    const gandalf = reg.find('gandalf', 'v1.0.0')!;
-    expect(cnn.problem).to.equal(null);
-    expect(gandalf.problem).to.equal(null);
-    expect(gandalf.weights_path).to.equal(cnn.weights_path);
+  for (const version of ['v1.0.0', 'v1.1.0']) {
+    it(`reads the weights once: gandalf ${version} points at the oxynet-cnn ${version} file and both hashes match`, () => {
+      const reg = new ModelRegistry(DEFAULT_MODELS_DIR);
+      const cnn = reg.find('oxynet-cnn', version)!;
+      const gandalf = reg.find('gandalf', version)!;
+      expect(cnn.problem).to.equal(null);
+      expect(gandalf.problem).to.equal(null);
+      expect(gandalf.weights_path).to.equal(cnn.weights_path);
+    });
+  }
+
+  it('gives in v1.1.0 (the 2-D graph) the findings of v1.0.0 on both labelled tests and the sample, and curves within 1e-4', async () => {
+    const sample = generateSampleTest(false);
+    const { domainProbabilities } = await import('../../../../../analyses/vt/domains.js');
+    for (const [id, rec] of [...tests.map((t) => [t.id, t.recording] as const), ['sample', sample.recording] as const]) {
+      for (const model of ['gandalf', 'oxynet-cnn']) {
+        const [a, b] = await Promise.all(['v1.0.0', 'v1.1.0'].map((v) => plugin.run(rec, { model, model_version: v, key: research, surface: 'web' })));
+        expect(a.status, `${model} ${id}`).to.equal('ok');
+        expect(b.status === 'ok' && b.findings, `${model} ${id}`).to.deep.equal(a.status === 'ok' && a.findings);
+      }
+      const [ca, cb] = await Promise.all(['v1.0.0', 'v1.1.0'].map((v) => domainProbabilities(rec, { model: 'gandalf', model_version: v, key: research })));
+      if (ca.status !== 'ok' || cb.status !== 'ok') throw new Error(`expected curves for ${id}`);
+      expect(cb.t_s).to.deep.equal(ca.t_s);
+      for (const k of ['moderate', 'heavy', 'severe'] as const) ca[k].forEach((p, i) => expect(Math.abs(cb[k][i] - p), `${id} ${k} ${i}`).to.be.at.most(1e-4));
+    }
   });
 
   it('fixes the output columns pyoxynet\'s own column rule finds on both labelled tests', async () => {
