@@ -17,7 +17,7 @@
  * of the 30-45 s above; Whipp et al. 1981, 1982).
  */
 import { centeredTimeMean, quantile } from './smooth.js';
-import { resampleUniform } from './resample.js';
+import { resampleUniform, type UniformSeries } from './resample.js';
 
 /** Where exercise starts, s, and which reading placed it. */
 export interface GasOnset {
@@ -113,15 +113,7 @@ function departureS(t: readonly number[], sm: Float64Array, risen: number, drop:
  */
 function riseLine(t: readonly number[], sm: Float64Array, p: number): number | null {
   const dt = Math.max(GRID_S, rawStep(t, p));
-  const grid = resampleUniform(t.slice(0, p + 1), Array.from(sm.subarray(0, p + 1)), dt, { t0_s: t[0] });
-  const ys: number[] = [];
-  const ts: number[] = [];
-  for (let i = 0; i < grid.values.length; i++) {
-    if (Number.isFinite(grid.values[i])) {
-      ts.push(grid.t0_s + i * dt);
-      ys.push(grid.values[i]);
-    }
-  }
+  const { ts, ys } = definedPoints(resampleUniform(t.slice(0, p + 1), Array.from(sm.subarray(0, p + 1)), dt, { t0_s: t[0] }));
   const n = ys.length;
   if (n < 10) return null;
   const yMean = ys.reduce((a, b) => a + b, 0) / n;
@@ -170,6 +162,19 @@ function riseLine(t: readonly number[], sm: Float64Array, p: number): number | n
   return best < 0 ? null : ts[best];
 }
 
+/** The grid points that hold a value (a gap in the record resamples to NaN), as times and values. */
+function definedPoints(grid: UniformSeries): { ts: number[]; ys: number[] } {
+  const ts: number[] = [];
+  const ys: number[] = [];
+  for (let i = 0; i < grid.values.length; i++) {
+    if (Number.isFinite(grid.values[i])) {
+      ts.push(grid.t0_s + i * grid.dt_s);
+      ys.push(grid.values[i]);
+    }
+  }
+  return { ts, ys };
+}
+
 /** Median spacing of the first p + 1 sample times, s. */
 function rawStep(t: readonly number[], p: number): number {
   const d: number[] = [];
@@ -183,15 +188,7 @@ function rawStep(t: readonly number[], p: number): number {
  * searched from the first sample to `latest_s`. Null when no rising fit exists.
  */
 function responseStart(t: readonly number[], values: readonly (number | null)[], latest_s: number, until_s: number, dt: number): number | null {
-  const grid = resampleUniform(t, values, dt, { t0_s: t[0], t_end_s: until_s });
-  const ts: number[] = [];
-  const ys: number[] = [];
-  for (let i = 0; i < grid.values.length; i++) {
-    if (Number.isFinite(grid.values[i])) {
-      ts.push(grid.t0_s + i * dt);
-      ys.push(grid.values[i]);
-    }
-  }
+  const { ts, ys } = definedPoints(resampleUniform(t, values, dt, { t0_s: t[0], t_end_s: until_s }));
   const m = ys.length;
   if (m < 4) return null;
   const tau = RESPONSE_TAU_S;
