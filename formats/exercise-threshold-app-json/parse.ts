@@ -1,4 +1,4 @@
-import { buildRecording, inferGasFlowFactor, inferPressureFactor, parseNumber, parserError, scale, type ChannelData, type ChannelName, type EmbeddedThreshold, type FileView, type ParserFlag, type Recording } from 'cpet-analysis-service/plugin';
+import { buildRecording, extent, inferGasFlowFactor, inferPressureFactor, parseNumber, parserError, scale, type ChannelData, type ChannelName, type EmbeddedThreshold, type FileView, type ParserFlag, type Recording } from 'cpet-analysis-service/plugin';
 
 /**
  * Per-breath keys, first match wins. Seen in the real file: t, VE, VO2, VCO2, R, PetO2, PetCO2;
@@ -50,15 +50,7 @@ export function parse(file: FileView): Recording {
 
   const { channels, absent } = toCanonical(read, flags);
   // 3. The app counts t from the start of the test, so negative times are the rest before it.
-  // A loop, not Math.min(...times): spreading a long file's times overflows the call stack before
-  // the sample limit can refuse it.
-  let first = Infinity;
-  let last = -Infinity;
-  for (const t of time_s) {
-    if (t === null) continue;
-    if (t < first) first = t;
-    if (t > last) last = t;
-  }
+  const [first, last] = extent(time_s);
   const phase_starts = first < 0 && last > 0 ? [{ phase: 'rest' as const, t_s: first }, { phase: 'exercise' as const, t_s: 0 }] : undefined;
   return buildRecording({
     format: FORMAT_ID,

@@ -15,7 +15,7 @@ export { MIN_SCORE } from '../formats/detect.js';
 
 // The canonical Recording, in fixed units, and how a parser builds one.
 export * from '../recording/recording.js';
-export { buildRecording, median, type RawColumns } from '../recording/build.js';
+export { buildRecording, extent, median, type RawColumns } from '../recording/build.js';
 export * from '../recording/units.js';
 
 // How a parser refuses a file it recognised but cannot read (422 PARSER_ERROR, saying where).

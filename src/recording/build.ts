@@ -129,13 +129,7 @@ function repairClock(
   const stamps = readable.map((i) => time[i] as number);
   let monotonic = true;
   for (let i = 1; i < stamps.length; i++) if (stamps[i] <= stamps[i - 1]) monotonic = false;
-  // A loop, not Math.max(...stamps): spreading a long column overflows the call stack.
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const t of stamps) {
-    if (t < lo) lo = t;
-    if (t > hi) hi = t;
-  }
+  const [lo, hi] = extent(stamps);
   const rawSpan = stamps.length > 1 ? hi - lo : 0;
 
   const steps: number[] = [];
@@ -259,6 +253,22 @@ function buildPhases(
       .filter((s) => s.t_end_s > s.t_start_s);
   }
   return [];
+}
+
+/**
+ * Smallest and largest of the numbers, nulls skipped ([Infinity, -Infinity] when there are none). A
+ * loop, not Math.min(...values): spreading a long column overflows the call stack before the sample
+ * limit can refuse it.
+ */
+export function extent(values: Iterable<number | null>): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values) {
+    if (v === null) continue;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return [lo, hi];
 }
 
 /** Median of a list of finite numbers (NaN for an empty list). */

@@ -6,6 +6,7 @@
  * the file did not state it.
  */
 import { parserError, type FileLocation } from '../../errors.js';
+import { extent } from '../../recording/build.js';
 import type { ParserFlag } from '../../recording/recording.js';
 import { excelDayFractionToSeconds, isPlaceholder, parseClock, scanNumber, type ScanReport } from '../../recording/units.js';
 import { unitMeaning } from './unit-words.js';
@@ -95,13 +96,7 @@ function refuseUnreadable(input: TimeColumnInput, readable: number, filled: numb
 function scaleToSeconds(values: (number | null)[], input: TimeColumnInput, flags: ParserFlag[]): (number | null)[] {
   const stated = unitMeaning(input.unit_row) ?? unitMeaning(input.unit_header);
   const statedText = String(input.unit_row ?? input.unit_header ?? '').trim();
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const v of values) {
-    if (v === null) continue;
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  }
+  const [lo, hi] = extent(values);
   // Every value inside one day either way: an Excel time (a fraction of a day), whatever the unit cell says.
   if (lo > -1 && hi < 1 && hi > lo && stated?.factor !== 60 && stated?.factor !== 3600) {
     const seconds = values.map((v) => (v === null ? null : excelDayFractionToSeconds(v)));
