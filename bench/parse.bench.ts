@@ -8,12 +8,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FormatPlugin } from '../src/formats/format-plugin.js';
 import { readUpload } from '../src/formats/read-upload.js';
-import { loadPlugins, PROJECT_ROOT } from '../src/plugins.js';
+import { builtInFixtureCases } from '../src/plugin-kit/fixtures.js';
+import { loadPlugins } from '../src/plugins.js';
 import { PARSE_TIMES_SPIRO } from './goals.js';
 import { atLeast, medianMs, type BenchRow } from './harness.js';
 import { SPIRO_MS } from './spiro.js';
@@ -53,16 +54,10 @@ interface RealFixture {
 /** The real files among every format's fixtures, found by content hash. */
 function realFixtures(): RealFixture[] {
   const out: RealFixture[] = [];
-  const root = join(PROJECT_ROOT, 'formats');
-  for (const dir of readdirDirs(root)) {
-    for (const fixture of readdirDirs(join(root, dir, 'fixtures'))) {
-      const folder = join(root, dir, 'fixtures', fixture);
-      const input = readdirFiles(folder).find((f) => f.startsWith('input.'));
-      if (!input) continue;
-      const bytes = readFileSync(join(folder, input));
-      const upstream = REAL_FILES[createHash('sha256').update(bytes).digest('hex')];
-      if (upstream) out.push({ path: join(folder, input), upstream, bytes });
-    }
+  for (const fixture of builtInFixtureCases()) {
+    const bytes = readFileSync(fixture.input);
+    const upstream = REAL_FILES[createHash('sha256').update(bytes).digest('hex')];
+    if (upstream) out.push({ path: fixture.input, upstream, bytes });
   }
   return out.sort((a, b) => a.bytes.length - b.bytes.length);
 }
@@ -134,18 +129,6 @@ async function timeOne(f: RealFixture, formats: readonly FormatPlugin[]): Promis
     extra: { format, samples, mb_per_s: round1(f.bytes.length / 1e6 / (ms / 1000)), ...(spiro === undefined ? { spiro_ms: 'n/a' } : { spiro_ms: spiro, times_faster_than_spiro: `${times!.toFixed(1)}x` }) },
     goal: times === null ? undefined : atLeast(round1(times), PARSE_TIMES_SPIRO, 'x spiro'),
   };
-}
-
-function readdirDirs(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
-  } catch {
-    return [];
-  }
-}
-
-function readdirFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name).sort();
 }
 
 function kb(bytes: number): string {

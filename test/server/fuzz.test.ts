@@ -7,13 +7,14 @@
  * The same seed gives the same files; FUZZ_SEED picks another.
  */
 import { expect } from 'chai';
-import { createRng } from '../../src/synthetic/random.js';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { builtInFixtureCases } from '../../src/plugin-kit/fixtures.js';
+import { createRng } from '../../src/synthetic/random.js';
 import { generateSample } from '../../src/synthetic/sample.js';
 import { expectMatchesSpec } from './harness.js';
-import { ensureBuilt, ROOT, startServer, type ServerProcess } from './processes.js';
+import { ensureBuilt, startServer, type ServerProcess } from './processes.js';
 
 const UPLOADS = 5_000;
 const CONCURRENCY = 8;
@@ -33,20 +34,7 @@ interface Seed {
 }
 
 function fixtures(): Seed[] {
-  const out: Seed[] = [];
-  const formats = join(ROOT, 'formats');
-  for (const format of readdirSync(formats)) {
-    const dir = join(formats, format, 'fixtures');
-    let cases: string[];
-    try {
-      cases = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
-    } catch {
-      continue;
-    }
-    for (const c of cases) {
-      for (const file of readdirSync(join(dir, c)).filter((f) => f.startsWith('input'))) out.push({ filename: `${c}${file.slice(file.indexOf('.'))}`, bytes: readFileSync(join(dir, c, file)) });
-    }
-  }
+  const out: Seed[] = builtInFixtureCases().map((f) => ({ filename: `${f.name}.${f.extension}`, bytes: readFileSync(f.input) }));
   const sample = generateSample(false);
   out.push({ filename: sample.filename, bytes: Buffer.from(sample.content) });
   return out;
