@@ -5,7 +5,7 @@
  * (fixed windows here, rolling and interpolated exports in exports.ts).
  */
 import type { ChannelName, SamplingMethod } from '../recording/recording.js';
-import { interpolated1Hz, rollingBreaths, rollingTime, type Row } from './exports.js';
+import { BREATH_CHANNELS, fixedWindows, interpolated1Hz, rollingBreaths, rollingTime, type Row } from './exports.js';
 import type { ProtocolPlan } from './protocol.js';
 import type { Rng } from './random.js';
 import type { GeneratorOptions, SamplingOption } from './types.js';
@@ -37,7 +37,6 @@ export interface WrittenSamples {
 
 const OUTLIER_FACTORS = [0.3, 0.45, 1.9, 2.4] as const;
 const DIGITS: Partial<Record<ChannelName, number>> = { VO2: 1, VCO2: 1, VE: 2, RF: 1, VT: 3, PetO2: 1, PetCO2: 1, HR: 0, Load: 0, Speed: 1, Grade: 1 };
-const BREATH_CHANNELS = ['VO2', 'VCO2', 'VE', 'RF', 'VT', 'PetO2', 'PetCO2', 'HR'] as const;
 
 interface WriteOptions {
   sampling: SamplingOption;
@@ -76,9 +75,9 @@ function sampleRows(breaths: Breath[], sampling: SamplingOption, end_s: number):
     case 'breath':
       return breaths.map((b) => ({ t: b.t_end, values: b.values }));
     case 'interval':
-      return averageBreaths(breaths, sampling.interval_s, end_s);
+      return fixedWindows(breaths, sampling.interval_s, end_s);
     case 'averaged':
-      return averageBreaths(breaths, sampling.window_s, end_s);
+      return fixedWindows(breaths, sampling.window_s, end_s);
     case 'rolling_breaths':
       return rollingBreaths(breaths, sampling.breaths);
     case 'rolling_time':
@@ -170,32 +169,6 @@ function dropGaps(breaths: Breath[], plan: ProtocolPlan, count: number, rng: Rng
     gaps.push([start, start + length]);
   }
   return breaths.filter((b) => !gaps.some(([a, z]) => b.t_end >= a && b.t_end <= z));
-}
-
-/** Time-weighted means of the breath values over windows ending at w, 2w, ...; windows less than half covered are dropped. */
-function averageBreaths(breaths: Breath[], window_s: number, end_s: number): Row[] {
-  const rows: Row[] = [];
-  let first = 0;
-  for (let k = 1; k * window_s <= end_s; k++) {
-    const hi = k * window_s;
-    const lo = hi - window_s;
-    while (first < breaths.length && breaths[first].t_end <= lo) first++;
-    const sums: Record<string, number> = {};
-    let covered = 0;
-    for (let j = first; j < breaths.length; j++) {
-      const b = breaths[j];
-      const start = b.t_end - b.duration;
-      if (start >= hi) break;
-      const overlap = Math.min(hi, b.t_end) - Math.max(lo, start);
-      if (overlap <= 0) continue;
-      covered += overlap;
-      for (const name of BREATH_CHANNELS) sums[name] = (sums[name] ?? 0) + b.values[name] * overlap;
-    }
-    if (covered < window_s / 2) continue;
-    const values = Object.fromEntries(BREATH_CHANNELS.map((name) => [name, sums[name] / covered])) as Breath['values'];
-    rows.push({ t: hi, values });
-  }
-  return rows;
 }
 
 export function interp(series: Float64Array, t: number): number {

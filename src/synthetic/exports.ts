@@ -1,7 +1,7 @@
 /**
- * Averaged exports as carts and tools write them, besides breath-by-breath and fixed windows
- * (breaths.ts): a rolling N-breath mean written at every breath, a rolling time window written
- * every second, and a 1-Hz series interpolated from smoothed breaths (pyoxynet's loader filters the
+ * Averaged exports as carts and tools write them, besides breath-by-breath (breaths.ts): fixed
+ * windows, a rolling N-breath mean written at every breath, a rolling time window written every
+ * second, and a 1-Hz series interpolated from smoothed breaths (pyoxynet's loader filters the
  * breaths with a 20-breath uniform filter, then interpolates them to whole seconds).
  */
 import type { Breath } from './breaths.js';
@@ -11,7 +11,19 @@ export interface Row {
   values: Breath['values'];
 }
 
-const CHANNELS = ['VO2', 'VCO2', 'VE', 'RF', 'VT', 'PetO2', 'PetCO2', 'HR'] as const;
+/** The channels a breath carries, in the order every export writes them. */
+export const BREATH_CHANNELS = ['VO2', 'VCO2', 'VE', 'RF', 'VT', 'PetO2', 'PetCO2', 'HR'] as const;
+
+/** Time-weighted means of the breath values over windows ending at w, 2w, ...; windows less than half covered are dropped. */
+export function fixedWindows(breaths: Breath[], window_s: number, end_s: number): Row[] {
+  const rows: Row[] = [];
+  const cursor = { first: 0 };
+  for (let k = 1; k * window_s <= end_s; k++) {
+    const values = windowMean(breaths, cursor, k * window_s, window_s);
+    if (values) rows.push({ t: k * window_s, values });
+  }
+  return rows;
+}
 
 /** At each breath, the mean of it and the breaths before it, `count` in all (fewer at the start). */
 export function rollingBreaths(breaths: Breath[], count: number): Row[] {
@@ -25,26 +37,36 @@ export function rollingBreaths(breaths: Breath[], count: number): Row[] {
 export function rollingTime(breaths: Breath[], window_s: number): Row[] {
   const rows: Row[] = [];
   if (breaths.length === 0) return rows;
-  let first = 0;
+  const cursor = { first: 0 };
   for (let t = Math.ceil(breaths[0].t_end); t <= Math.floor(breaths[breaths.length - 1].t_end); t++) {
-    const lo = t - window_s;
-    while (first < breaths.length && breaths[first].t_end <= lo) first++;
-    const sums = Object.fromEntries(CHANNELS.map((c) => [c, 0])) as Breath['values'];
-    let covered = 0;
-    for (let j = first; j < breaths.length; j++) {
-      const b = breaths[j];
-      const start = b.t_end - b.duration;
-      if (start >= t) break;
-      const overlap = Math.min(t, b.t_end) - Math.max(lo, start);
-      if (overlap <= 0) continue;
-      covered += overlap;
-      for (const c of CHANNELS) sums[c] += b.values[c] * overlap;
-    }
-    if (covered < window_s / 2) continue;
-    for (const c of CHANNELS) sums[c] /= covered;
-    rows.push({ t, values: sums });
+    const values = windowMean(breaths, cursor, t, window_s);
+    if (values) rows.push({ t, values });
   }
   return rows;
+}
+
+/**
+ * The mean of the breath values over the `window_s` seconds up to `hi`, each breath weighted by how
+ * much of its duration lies inside; null when less than half the window is covered. Windows must
+ * come in increasing order: `cursor.first` skips the breaths that ended before the last one asked.
+ */
+function windowMean(breaths: Breath[], cursor: { first: number }, hi: number, window_s: number): Breath['values'] | null {
+  const lo = hi - window_s;
+  while (cursor.first < breaths.length && breaths[cursor.first].t_end <= lo) cursor.first++;
+  const sums = Object.fromEntries(BREATH_CHANNELS.map((c) => [c, 0])) as Breath['values'];
+  let covered = 0;
+  for (let j = cursor.first; j < breaths.length; j++) {
+    const b = breaths[j];
+    const start = b.t_end - b.duration;
+    if (start >= hi) break;
+    const overlap = Math.min(hi, b.t_end) - Math.max(lo, start);
+    if (overlap <= 0) continue;
+    covered += overlap;
+    for (const c of BREATH_CHANNELS) sums[c] += b.values[c] * overlap;
+  }
+  if (covered < window_s / 2) return null;
+  for (const c of BREATH_CHANNELS) sums[c] /= covered;
+  return sums;
 }
 
 /**
@@ -62,15 +84,15 @@ export function interpolated1Hz(breaths: Breath[], smoothing: number): Row[] {
     const a = smooth[k];
     const b = smooth[k + 1];
     const w = b.t > a.t ? Math.min(1, Math.max(0, (t - a.t) / (b.t - a.t))) : 0;
-    const values = Object.fromEntries(CHANNELS.map((c) => [c, a.values[c] * (1 - w) + b.values[c] * w])) as Breath['values'];
+    const values = Object.fromEntries(BREATH_CHANNELS.map((c) => [c, a.values[c] * (1 - w) + b.values[c] * w])) as Breath['values'];
     rows.push({ t, values });
   }
   return rows;
 }
 
 function meanOf(breaths: Breath[]): Breath['values'] {
-  const out = Object.fromEntries(CHANNELS.map((c) => [c, 0])) as Breath['values'];
-  for (const b of breaths) for (const c of CHANNELS) out[c] += b.values[c];
-  for (const c of CHANNELS) out[c] /= breaths.length;
+  const out = Object.fromEntries(BREATH_CHANNELS.map((c) => [c, 0])) as Breath['values'];
+  for (const b of breaths) for (const c of BREATH_CHANNELS) out[c] += b.values[c];
+  for (const c of BREATH_CHANNELS) out[c] /= breaths.length;
   return out;
 }
