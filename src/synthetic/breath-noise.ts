@@ -13,10 +13,9 @@
  * J Appl Physiol 1996) and has heavy tails (kurtosis 5.6-6.6: the odd irregular breath). Humans
  * also sigh, about 12 times an hour at rest (Li et al., Nature 2016).
  */
-import { breathRecord, interp, withOutlier, type Breath } from './breaths.js';
+import { atBreathingRate, breathRecord, interp, withOutlier, type Breath, type TrueSignals } from './breaths.js';
 import type { ProtocolPlan } from './protocol.js';
 import type { Rng } from './random.js';
-import type { TrueSignals } from './breaths.js';
 
 /** VO2 residual SD (mL/min) of the real test, whose VO2max was 4694 mL/min. */
 const REFERENCE_VO2_SD_ML_MIN = 145;
@@ -69,14 +68,8 @@ export function breathNoiseSd(option: 'measured' | { vo2_sd_ml_min: number }, vo
  * measured noise from `noise`, a stream of its own.
  */
 export function measuredBreaths(s: TrueSignals, plan: ProtocolPlan, vo2Sd_ml_min: number, outlierRate: number, vo2peak_ml_min: number, timing: Rng, noise: Rng): Breath[] {
-  const breaths: Breath[] = [];
   let previous = 0;
-  let t = timing.uniform(0.5, 2.5);
-  while (true) {
-    const rf = interp(s.rf, t);
-    const duration = Math.min(12, Math.max(0.8, (60 / rf) * (1 + 0.12 * timing.normal())));
-    const tEnd = t + duration;
-    if (tEnd > plan.end_s) break;
+  return atBreathingRate(s, plan, timing, (tEnd, duration) => {
     const vo2True = interp(s.vo2, tEnd);
     const rel = Math.min(MAX_RELATIVE_ERROR, vo2Sd_ml_min / vo2True);
     const volume = noise.normal();
@@ -98,10 +91,8 @@ export function measuredBreaths(s: TrueSignals, plan: ProtocolPlan, vo2Sd_ml_min
       petco2 += SIGH.petco2_mmhg;
     }
     const read = withOutlier(noise, outlierRate, { ve, vo2, vco2, petco2 });
-    breaths.push(breathRecord(tEnd, duration, { ...read, peto2, hr: interp(s.hr, tEnd) + HR_SD_BPM * noise.normal() }));
-    t = tEnd;
-  }
-  return breaths;
+    return breathRecord(tEnd, duration, { ...read, peto2, hr: interp(s.hr, tEnd) + HR_SD_BPM * noise.normal() });
+  });
 }
 
 type Settling = 'leak' | 'hyperventilation' | 'irregular';

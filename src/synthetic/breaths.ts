@@ -103,16 +103,29 @@ function samplingHint(sampling: SamplingOption): WrittenSamples['sampling_hint']
   }
 }
 
-/** Breaths at the breathing rate with the generator's default noise (a shared volume error plus independent parts). */
-export function makeBreaths(s: TrueSignals, plan: ProtocolPlan, o: WriteOptions, rng: Rng): Breath[] {
+/**
+ * Breaths one after another until the protocol ends, each lasting 60/RF at its start with a 12 %
+ * jitter (0.8-12 s), the first starting 0.5-2.5 s in; `timing` draws the durations and `write`
+ * turns each breath's end and duration into the breath as recorded.
+ */
+export function atBreathingRate(s: TrueSignals, plan: ProtocolPlan, timing: Rng, write: (tEnd: number, duration: number) => Breath): Breath[] {
   const breaths: Breath[] = [];
-  const cv = o.noise_cv;
-  let t = rng.uniform(0.5, 2.5);
+  let t = timing.uniform(0.5, 2.5);
   while (true) {
     const rf = interp(s.rf, t);
-    const duration = Math.min(12, Math.max(0.8, (60 / rf) * (1 + 0.12 * rng.normal())));
+    const duration = Math.min(12, Math.max(0.8, (60 / rf) * (1 + 0.12 * timing.normal())));
     const tEnd = t + duration;
     if (tEnd > plan.end_s) break;
+    breaths.push(write(tEnd, duration));
+    t = tEnd;
+  }
+  return breaths;
+}
+
+/** Breaths at the breathing rate with the generator's default noise (a shared volume error plus independent parts). */
+export function makeBreaths(s: TrueSignals, plan: ProtocolPlan, o: WriteOptions, rng: Rng): Breath[] {
+  const cv = o.noise_cv;
+  return atBreathingRate(s, plan, rng, (tEnd, duration) => {
     const common = 1 + cv * rng.normal();
     const ve = interp(s.ve, tEnd) * common * (1 + 0.5 * cv * rng.normal());
     const vo2 = interp(s.vo2, tEnd) * common * (1 + cv * rng.normal());
@@ -120,10 +133,8 @@ export function makeBreaths(s: TrueSignals, plan: ProtocolPlan, o: WriteOptions,
     const petco2 = interp(s.petco2, tEnd) + 0.8 * rng.normal();
     const read = withOutlier(rng, o.outlier_rate, { ve, vo2, vco2, petco2 });
     const peto2 = interp(s.peto2, tEnd) + 1.2 * rng.normal();
-    breaths.push(breathRecord(tEnd, duration, { ...read, peto2, hr: interp(s.hr, tEnd) + 1.5 * rng.normal() }));
-    t = tEnd;
-  }
-  return breaths;
+    return breathRecord(tEnd, duration, { ...read, peto2, hr: interp(s.hr, tEnd) + 1.5 * rng.normal() });
+  });
 }
 
 /** One breath's gas readings before they are written. */
