@@ -5,7 +5,6 @@
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -177,7 +176,6 @@ describe('cpet (command line)', function () {
 
   describe('analyze, on a service (--url)', () => {
     let harness: Harness;
-    let server: Server;
     let url = '';
     let key = '';
     const requests: string[] = [];
@@ -185,16 +183,12 @@ describe('cpet (command line)', function () {
     before(async () => {
       harness = await startHarness({ store: 'sqlite' });
       key = await harness.key();
-      server = harness.service.app.listen(0, '127.0.0.1');
-      server.on('request', (req: { method: string; url: string }) => requests.push(`${req.method} ${req.url}`));
-      await new Promise((resolve) => server.once('listening', resolve));
-      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const served = await harness.listen();
+      url = served.url;
+      served.server.on('request', (req: { method: string; url: string }) => requests.push(`${req.method} ${req.url}`));
     });
 
-    after(async () => {
-      await new Promise((resolve) => server.close(resolve));
-      await harness.close();
-    });
+    after(async () => harness.close());
 
     it('gives the numbers the in-process run gave, file for file, and deletes each record after', async () => {
       await localRun();

@@ -2,7 +2,6 @@
  * `cpet mcp` as an agent meets it: started on stdio by the official SDK's client, over a live
  * service on the loopback interface, through the whole lifecycle.
  */
-import type { AddressInfo, Server } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -24,7 +23,6 @@ describe('cpet mcp', function () {
   this.timeout(120_000);
   const doc = loadApiDocument();
   let harness: Harness;
-  let server: Server;
   let client: Client;
 
   /** Calls a tool and answers its JSON (the first text item) with whether it was an error. */
@@ -37,9 +35,7 @@ describe('cpet mcp', function () {
   before(async () => {
     harness = await startHarness({ store: 'sqlite' });
     const key = await harness.key();
-    server = harness.service.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { url } = await harness.listen();
     const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => typeof e[1] === 'string'));
     client = new Client({ name: 'cpet-test-agent', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [CPET, 'mcp', '--url', url, '--key', key], env, stderr: 'ignore' }));
@@ -47,7 +43,6 @@ describe('cpet mcp', function () {
 
   after(async () => {
     await client?.close();
-    await new Promise((resolve) => server.close(resolve));
     await harness.close();
   });
 

@@ -4,6 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -29,7 +31,9 @@ export interface Harness {
   key(spec?: Partial<NewKey>): Promise<string>;
   /** Stores a recording through `POST /v1/cpet/content` (the plain public sample unless a body is given) and returns its id. */
   upload(key: string, body?: Record<string, unknown>): Promise<string>;
-  /** Closes the service; `keepData` leaves the data directory for a restart test. */
+  /** Serves the app on a loopback port, for clients in other processes; `close` stops it. */
+  listen(): Promise<{ url: string; server: Server }>;
+  /** Closes the service (and its listener); `keepData` leaves the data directory for a restart test. */
   close(keepData?: boolean): Promise<void>;
   reopen(): Promise<Harness>;
 }
@@ -68,6 +72,7 @@ export async function startHarness(options: Options): Promise<Harness> {
   };
   const service = await createService(config, { namespace });
   const sample = generateSample(false);
+  let listener: Server | null = null;
   let n = 0;
   const harness: Harness = {
     service,
@@ -82,7 +87,14 @@ export async function startHarness(options: Options): Promise<Harness> {
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       return res.body.cpet_id as string;
     },
+    async listen() {
+      const server = service.app.listen(0, '127.0.0.1');
+      listener = server;
+      await new Promise((resolve) => server.once('listening', resolve));
+      return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+    },
     async close(keepData = false) {
+      if (listener) await new Promise((resolve) => listener?.close(resolve));
       await service.close();
       if (!keepData && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },

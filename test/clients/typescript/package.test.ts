@@ -5,7 +5,6 @@
  */
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import type { AddressInfo, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -90,22 +89,16 @@ describe('clients/typescript (cpet-analysis-client)', function () {
 
   describe('against a live service', () => {
     let harness: Harness;
-    let server: Server;
     let url = '';
     let key = '';
 
     before(async () => {
       harness = await startHarness({ store: 'sqlite' });
       key = await harness.key();
-      server = harness.service.app.listen(0, '127.0.0.1');
-      await new Promise((resolve) => server.once('listening', resolve));
-      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      ({ url } = await harness.listen());
     });
 
-    after(async () => {
-      await new Promise((resolve) => server.close(resolve));
-      await harness.close();
-    });
+    after(async () => harness.close());
 
     it('runs the README example unchanged on a binary export and prints what analyze answers', async () => {
       writeFileSync(join(project, 'example.mjs'), readmeExample());
