@@ -2,19 +2,25 @@
 # The service image: built in one stage (production dependencies, the embedded store's sqlite3
 # compiled, dist/ built), run in another as the unprivileged `node` user with only what it needs.
 # Not built on the machine this was written on (no container engine there): see the README's Deploy.
+# Node 24, the current LTS line (the service supports 20.19+, 22 and 24).
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
+# onnxruntime-node's install would otherwise try to download CUDA binaries; the CPU ones ship in it.
+ENV ONNXRUNTIME_NODE_INSTALL=skip
 # sqlite3 (the embedded store) compiles from source on install.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
-COPY package.json package-lock.json .npmrc ./
-RUN npm ci --omit=dev --no-audit --no-fund
+COPY package.json package-lock.json ./
+COPY scripts/prune-platforms.mjs scripts/
+# onnxruntime-node carries binaries for macOS, Windows and both Linux architectures (about 290 MB);
+# only this platform's is kept.
+RUN npm ci --omit=dev --no-audit --no-fund && node scripts/prune-platforms.mjs
 COPY . .
 RUN node scripts/build.mjs
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \

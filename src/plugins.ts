@@ -4,10 +4,11 @@
  * refused, and the registry frozen, so a broken plugin fails at start-up, not on first use.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { register } from 'node:module';
+import * as nodeModule from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AnalysisPlugin } from './analyses/analysis-plugin.js';
+import { resolveWith } from './plugin-kit/resolve-hooks.mjs';
 import type { FormatPlugin } from './formats/format-plugin.js';
 import { CHANNEL_NAMES } from './recording/recording.js';
 
@@ -56,15 +57,22 @@ export async function loadPlugins(options: { root?: string; packages?: string[];
 let hooksRegistered = false;
 
 /**
- * Once per thread: `cpet-analysis-service/plugin` resolves to this service wherever the plugin
- * importing it lives, and a package can be resolved from another folder (src/plugin-kit/resolve-hooks.mjs).
+ * Once per thread: `cpet-analysis-service` and `cpet-plugin-kit` resolve to this service wherever
+ * the plugin importing them lives, and a package can be resolved from another folder
+ * (src/plugin-kit/resolve-hooks.mjs). In-thread synchronous hooks (`module.registerHooks`, Node
+ * 22.15 and later) where Node has them, since `module.register` is deprecated from Node 26; on Node 20
+ * the hooks thread of `module.register`.
  */
 function registerResolveHooks(): void {
   if (hooksRegistered) return;
   hooksRegistered = true;
-  register(new URL('./plugin-kit/resolve-hooks.mjs', import.meta.url), {
-    data: { selfParentUrl: pathToFileURL(join(PROJECT_ROOT, 'package.json')).href },
-  });
+  const hooks = new URL('./plugin-kit/resolve-hooks.mjs', import.meta.url);
+  const data = { selfParentUrl: pathToFileURL(join(PROJECT_ROOT, 'package.json')).href };
+  if (typeof nodeModule.registerHooks === 'function') {
+    nodeModule.registerHooks({ resolve: (specifier, context, nextResolve) => resolveWith(data.selfParentUrl, specifier, context, nextResolve) });
+  } else {
+    nodeModule.register(hooks, { data });
+  }
 }
 
 /** A FORMAT_PLUGINS entry, from the service's node_modules or else from the working directory. */
@@ -89,20 +97,24 @@ async function importPackage(name: string, cwd: string): Promise<unknown> {
   }
 }
 
+let typeScriptRegistered = false;
+
 /**
- * An import that also reads a plugin package shipped as TypeScript: the built service runs plain Node,
- * so the first `.ts` module it meets registers tsx's loader in this thread (tsx is a dependency for
- * this and for the `cpet` command line) and the import is tried again.
+ * An import that also reads a plugin package shipped as TypeScript. The built service runs plain
+ * Node, so when the entry resolves to a `.ts` file tsx's loader is registered in this thread first
+ * (tsx is a dependency for this and for the `cpet` command line): registering it after a failed
+ * import would not help, since Node keeps the failed module in its cache.
  */
 async function importTypeScriptToo(specifier: string): Promise<unknown> {
-  try {
-    return await import(specifier);
-  } catch (err) {
-    if ((err as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
+  // In the source tree tsx already reads TypeScript (and is what runs this module).
+  if (MODULE_EXTENSION === '.ts') return import(specifier);
+  const url = import.meta.resolve(specifier);
+  if (!typeScriptRegistered && /\.[cm]?ts$/.test(new URL(url).pathname)) {
     const { register } = await import('tsx/esm/api');
     register();
-    return import(specifier);
+    typeScriptRegistered = true;
   }
+  return import(url);
 }
 
 /** Whether an import failed because `name` itself is not there (not one of its own imports). */
