@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../../src/plugins.js';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+/** Debian's Chromium unless CHROMIUM_PATH names another build. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const OUTPUT_DIR = join(PROJECT_ROOT, 'test', 'output', 'web');
 
 /** The launch flags of the design's stack notes (headless comes from playwright's own flag). */
@@ -25,7 +26,7 @@ export interface Browser {
 /** Chromium with a fresh --user-data-dir, 1280x800, downloads accepted. */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM_PATH}; install it with "apt-get install chromium" (.ci/run does this when it is missing)`);
+    throw new Error(`Chromium is not installed at ${CHROMIUM_PATH}; install it with "apt-get install chromium" (.ci/run does this when it is missing) or set CHROMIUM_PATH`);
   }
   const profile = mkdtempSync(join(tmpdir(), 'cpet-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
