@@ -4,6 +4,7 @@
  * inline; either way the result is the same. Errors come back as data, because a ServiceError does
  * not survive the thread boundary as a class.
  */
+import * as threads from 'node:worker_threads';
 import type { AnalysisName, AnalysisRequest, KeyScope } from '../analyses/analysis-plugin.js';
 import { runAnalyses, type Envelope } from '../analyses/run.js';
 import { ServiceError, type ErrorCode } from '../errors.js';
@@ -92,9 +93,15 @@ async function domains(task: Extract<Task, { kind: 'domains' }>): Promise<Domain
   return mod.domainProbabilities(recordingOf(task.recording), { model: task.model ?? undefined, model_version: task.model_version ?? undefined, key: task.key });
 }
 
-/** The bytes of a view in a buffer of their own: the view itself when it spans its whole buffer, else a copy (a pooled Buffer shares its buffer with others). */
+/**
+ * The bytes of a view in a transferable buffer of their own: the view itself when it spans its whole
+ * buffer, else a copy (a pooled Buffer shares its buffer with others). From Node 21 Buffers' memory
+ * is marked untransferable (postMessage throws "Cannot transfer object of unsupported type"), so
+ * such a view is copied too; Node 20 has no such mark (nor isMarkedAsUntransferable).
+ */
 function owned(view: Uint8Array): Uint8Array {
-  return view.byteOffset === 0 && view.byteLength === view.buffer.byteLength ? view : view.slice();
+  const whole = view.byteOffset === 0 && view.byteLength === view.buffer.byteLength;
+  return whole && !threads.isMarkedAsUntransferable?.(view.buffer) ? view : new Uint8Array(view);
 }
 
 /**

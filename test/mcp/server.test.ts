@@ -1,7 +1,11 @@
 /**
  * `cpet mcp` as an agent meets it: started on stdio by the official SDK's client, over a live
- * service on the loopback interface, through the whole lifecycle.
+ * service on the loopback interface, through the whole lifecycle. Started as the README's
+ * absolute-path configuration does: `node <service>/src/cli/cpet.mjs mcp` from an unrelated folder,
+ * with the service's URL and key in the environment.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -24,6 +28,7 @@ describe('cpet mcp', function () {
   const doc = loadApiDocument();
   let harness: Harness;
   let client: Client;
+  let elsewhere = '';
 
   /** Calls a tool and answers its JSON (the first text item) with whether it was an error. */
   async function callTool(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; json: Record<string, unknown>; notes: string[] }> {
@@ -37,13 +42,15 @@ describe('cpet mcp', function () {
     const key = await harness.key();
     const { url } = await harness.listen();
     const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    elsewhere = mkdtempSync(join(tmpdir(), 'cpet-mcp-agent-'));
     client = new Client({ name: 'cpet-test-agent', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CPET, 'mcp', '--url', url, '--key', key], env, stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CPET, 'mcp'], cwd: elsewhere, env: { ...env, CPET_URL: url, CPET_API_KEY: key }, stderr: 'ignore' }));
   });
 
   after(async () => {
     await client?.close();
     await harness.close();
+    rmSync(elsewhere, { recursive: true, force: true });
   });
 
   it('places every operation of the contract: offered as a tool, or left out with a reason', () => {

@@ -4,7 +4,7 @@
  * service on the loopback interface.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -50,16 +50,16 @@ describe('clients/typescript (cpet-analysis-client)', function () {
   let installed = '';
 
   before(async () => {
-    // A user's project: the package as `npm pack` would ship it (its `files`), built, under node_modules.
+    // A user's project, with the package installed as its README says: `npm pack` of the folder
+    // (its `prepare` builds dist/), then `npm install` of the tarball, which fetches openapi-fetch.
     project = mkdtempSync(join(tmpdir(), 'cpet-client-user-'));
     installed = join(project, 'node_modules', pkg.name);
-    mkdirSync(installed, { recursive: true });
-    await run(join(PROJECT_ROOT, 'node_modules', '.bin', 'tsc'), ['-p', join(CLIENT_DIR, 'tsconfig.json'), '--outDir', join(installed, 'dist')], { cwd: PROJECT_ROOT });
-    for (const file of ['package.json', ...pkg.files.filter((f) => f !== 'dist')]) cpSync(join(CLIENT_DIR, file), join(installed, file));
-    symlinkSync(join(PROJECT_ROOT, 'node_modules', 'openapi-fetch'), join(project, 'node_modules', 'openapi-fetch'), 'dir');
-    mkdirSync(join(project, 'node_modules', '@types'));
-    symlinkSync(join(PROJECT_ROOT, 'node_modules', '@types', 'node'), join(project, 'node_modules', '@types', 'node'), 'dir');
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'lab-script', private: true, type: 'module' }));
+    const { stdout } = await run('npm', ['pack', '--silent', CLIENT_DIR], { cwd: project });
+    const tarball = stdout.trim().split('\n').at(-1) as string;
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`], { cwd: project });
+    mkdirSync(join(project, 'node_modules', '@types'), { recursive: true });
+    symlinkSync(join(PROJECT_ROOT, 'node_modules', '@types', 'node'), join(project, 'node_modules', '@types', 'node'), 'dir');
   });
 
   after(() => rmSync(project, { recursive: true, force: true }));
