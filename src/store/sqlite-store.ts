@@ -4,7 +4,7 @@
  * in-process mutex, so exactly ONE server process may own the file; several instances need Redis.
  * Other processes may still read and write API keys (the `keys` CLI), since those need no atomicity.
  */
-import { chmod, mkdir, open } from 'node:fs/promises';
+import { chmod, open } from 'node:fs/promises';
 import path from 'node:path';
 import Keyv from 'keyv';
 import KeyvSqlite from '@keyv/sqlite';
@@ -12,7 +12,7 @@ import { KeyedMutex } from './keyed-mutex.js';
 import { createKeyStore } from './keys.js';
 import { cleanupTtlMs, recordKey, type StoredRecord } from './record-key.js';
 import { newSecretText, secretFromEnv } from './shared-secret.js';
-import type { Store } from './store.js';
+import { privateDataDir, type Store } from './store.js';
 
 /** File name of the database inside the data directory. */
 export const SQLITE_FILE = 'cpet.sqlite';
@@ -37,8 +37,7 @@ function table(file: string, name: string, namespace: string): { keyv: Keyv; ada
  * because SQLite gives its -wal and -shm files the database file's mode.
  */
 async function privateFiles(dataDir: string): Promise<string> {
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  await chmod(dataDir, 0o700);
+  await privateDataDir(dataDir);
   const file = path.join(path.resolve(dataDir), SQLITE_FILE);
   await (await open(file, 'a', 0o600)).close();
   for (const name of [file, `${file}-wal`, `${file}-shm`]) await chmod(name, 0o600).catch(() => undefined);

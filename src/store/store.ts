@@ -3,6 +3,7 @@
  * application sessions, one-shot claims, counters and shared secrets. Embedded SQLite by default (one process owns it); Redis when
  * REDIS_URL is set (any number of instances). Nothing here knows about HTTP.
  */
+import { chmod, mkdir } from 'node:fs/promises';
 import type { KeyStore } from './keys.js';
 import { openRedisStore } from './redis-store.js';
 import { openSqliteStore } from './sqlite-store.js';
@@ -78,12 +79,22 @@ export interface Store {
 /** Default key prefix of every stored entry. */
 export const DEFAULT_NAMESPACE = 'cpet';
 
+/**
+ * DATA_DIR holds health data (the SQLite file) or the first-start key (with Redis): readable by the
+ * service's user only, also when it was created beforehand with the usual 0755.
+ */
+export async function privateDataDir(dataDir: string): Promise<void> {
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await chmod(dataDir, 0o700);
+}
+
 /** Opens the Redis store when `redisUrl` is set, else the embedded SQLite store in `dataDir`. */
 export async function openStore(options: StoreOptions): Promise<Store> {
   const namespace = options.namespace ?? DEFAULT_NAMESPACE;
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(namespace)) {
     throw new Error(`store namespace "${namespace}" must be letters, digits, ".", "_" or "-"`);
   }
+  await privateDataDir(options.dataDir);
   const now = options.now ?? Date.now;
   return options.redisUrl
     ? openRedisStore(options.redisUrl, namespace, now, options.commandTimeoutMs)

@@ -1,9 +1,18 @@
 import { expect } from 'chai';
+import { chmod, stat } from 'node:fs/promises';
 import { describeEachBackend, START_MS } from './backends.js';
 
 const HOUR_MS = 3_600_000;
 
 describeEachBackend('store', (ctx) => {
+  describe('DATA_DIR', () => {
+    it('narrows a pre-created 0755 data directory to 0700', async () => {
+      await chmod(ctx.dataDir, 0o755);
+      await ctx.open();
+      expect((await stat(ctx.dataDir)).mode & 0o777).to.equal(0o700);
+    });
+  });
+
   describe('records', () => {
     it('returns a record to the key that stored it and nothing to any other key', async () => {
       const store = await ctx.open();
