@@ -22,7 +22,7 @@ import { createTaskRunner } from '../workers/pool.js';
 import { boundedString } from './bounded-echo.js';
 import type { Reply, ServiceDeps } from './deps.js';
 import { errorMiddleware, issuesFromAjv, sendError, validationError } from './errors.js';
-import { admission, gate } from './gate.js';
+import { admission, closeOnUnreadBody, gate } from './gate.js';
 import { analyze, compute } from './handlers/analysis.js';
 import { capabilities, health, listFormats, listMetrics, metricsText, ready, sample } from './handlers/catalog.js';
 import { deleteCpet, getCpet, getSeries } from './handlers/records.js';
@@ -236,6 +236,7 @@ export async function buildApp(deps: ServiceDeps, page: WebBundle): Promise<expr
   app.use(requestLog(deps.logger, deps.telemetry));
   app.use(securityHeaders(deps.config.publicBaseUrl?.startsWith('https:') ?? false));
   app.use(cors(deps.operations.corsOrigins));
+  app.use(closeOnUnreadBody);
   app.use(drainRefusal(deps));
   mountWebPage(app, page);
   app.use(gate(api, deps));
