@@ -3,6 +3,7 @@
  * (429 RATE_LIMITED with Retry-After), the monthly quota (429 QUOTA_EXCEEDED) and billing units
  * (spec 8: one per ok analysis, one per compute request with any ok metric).
  */
+import { randomUUID } from 'node:crypto';
 import { ServiceError } from '../errors.js';
 import type { ApiKeyRecord } from '../store/keys.js';
 import type { Store } from '../store/store.js';
@@ -10,6 +11,8 @@ import type { Store } from '../store/store.js';
 const MINUTE_MS = 60_000;
 /** Usage counters live a little longer than the longest month. */
 const USAGE_TTL_MS = 40 * 24 * 3_600_000;
+/** Longer than any request can run (queue wait, the task budget, the answer), short enough to give lapsed units back soon. */
+const HOLD_TTL_MS = 10 * 60_000;
 
 /** The key in the X-API-Key header, authenticated; throws the spec's code otherwise. */
 export async function authenticate(store: Store, header: string | string[] | undefined): Promise<ApiKeyRecord> {
@@ -53,7 +56,7 @@ function usageCounter(key: ApiKeyRecord, nowMs: number): string {
   return `usage:${key.id}:${usageMonth(nowMs)}`;
 }
 
-/** Units used this month (reservations of requests still running included). */
+/** Units billed this month (units held by requests still running are not billed, and not shown). */
 export function unitsUsed(store: Store, key: ApiKeyRecord, nowMs: number): Promise<number> {
   return store.getCounter(usageCounter(key, nowMs));
 }
@@ -65,32 +68,27 @@ export interface Reservation {
 }
 
 /**
- * Reserves the most units a request can earn, in one atomic increment, before its work starts. A
- * request that found the month under the limit proceeds (and may pass it by what it earns, as a
- * request started under the limit always completes); one that found it spent gives its units back
- * and is refused with QUOTA_EXCEEDED. So N concurrent requests on any number of instances cannot
- * all slip under the limit, as they could when the count was read first and billed after.
+ * Holds the most units a request can earn, before its work starts, in one atomic step that also
+ * checks the quota against units billed plus units held: N concurrent requests on any number of
+ * instances cannot all slip under the limit. The units are billed only when the request settles
+ * with its answer (a 2xx); a failure releases them, and a hold nobody settles (a 503 because Redis
+ * froze, an instance killed mid-request) lapses after HOLD_TTL_MS: no charge without a result.
  */
 export async function reserveUnits(store: Store, key: ApiKeyRecord, units: number, nowMs: number): Promise<Reservation> {
   const name = usageCounter(key, nowMs);
-  const adjust = async (by: number): Promise<void> => {
-    if (by !== 0) await store.incrementCounter(name, by, USAGE_TTL_MS);
-  };
-  if (key.monthly_limit === null || units <= 0) {
-    return { settle: (earned) => adjust(earned), release: async () => {} };
-  }
-  const after = await store.incrementCounter(name, units, USAGE_TTL_MS);
-  const before = after - units;
-  if (before >= key.monthly_limit) {
-    await adjust(-units);
-    throw new ServiceError('QUOTA_EXCEEDED', `The monthly limit of ${key.monthly_limit} units is reached for ${usageMonth(nowMs)}.`, {
-      monthly_limit: key.monthly_limit,
-      units_used: Math.min(before, key.monthly_limit),
+  const holdId = randomUUID();
+  const { held, total } = await store.holdCounter(name, holdId, units, key.monthly_limit, HOLD_TTL_MS);
+  if (!held) {
+    const limit = key.monthly_limit ?? total;
+    throw new ServiceError('QUOTA_EXCEEDED', `The monthly limit of ${limit} units is reached for ${usageMonth(nowMs)}.`, {
+      monthly_limit: limit,
+      units_used: Math.min(total, limit),
       month: usageMonth(nowMs),
     });
   }
   return {
-    settle: (earned) => adjust(Math.min(earned, units) - units),
-    release: () => adjust(-units),
+    settle: (earned) => store.settleHold(name, holdId, Math.min(earned, units), USAGE_TTL_MS),
+    // A hold that cannot be released now lapses by itself; the request's own error is what to answer.
+    release: () => store.releaseHold(name, holdId).catch(() => undefined),
   };
 }

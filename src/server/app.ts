@@ -22,12 +22,13 @@ import { createTaskRunner } from '../workers/pool.js';
 import { boundedString } from './bounded-echo.js';
 import type { Reply, ServiceDeps } from './deps.js';
 import { errorMiddleware, issuesFromAjv, sendError, validationError } from './errors.js';
-import { admission, gate } from './gate.js';
+import { admission, closeOnUnreadBody, gate } from './gate.js';
 import { analyze, compute } from './handlers/analysis.js';
 import { capabilities, health, listFormats, listMetrics, metricsText, ready, sample } from './handlers/catalog.js';
 import { deleteCpet, getCpet, getSeries } from './handlers/records.js';
 import { createTickets, postTicket, uploadContent, uploadMultipart, type AdmittedTicket } from './handlers/uploads.js';
 import { createWebSession, endWebSession, getWebDomains, listWebModels } from './handlers/web.js';
+import { drainRefusal } from './lifecycle.js';
 import { createLogger, type Logger } from './logger.js';
 import { requestLog } from './request-log.js';
 import { cors, securityHeaders } from './security-headers.js';
@@ -235,11 +236,8 @@ export async function buildApp(deps: ServiceDeps, page: WebBundle): Promise<expr
   app.use(requestLog(deps.logger, deps.telemetry));
   app.use(securityHeaders(deps.config.publicBaseUrl?.startsWith('https:') ?? false));
   app.use(cors(deps.operations.corsOrigins));
-  app.use((_req, res, next) => {
-    // While draining, every answer closes its connection so keep-alive clients reconnect elsewhere.
-    if (deps.lifecycle.draining) res.setHeader('Connection', 'close');
-    next();
-  });
+  app.use(closeOnUnreadBody);
+  app.use(drainRefusal(deps));
   mountWebPage(app, page);
   app.use(gate(api, deps));
   app.use(async (req, res, next) => {

@@ -12,7 +12,7 @@ import { ServiceError } from '../errors.js';
 import type { ApiKeyRecord } from '../store/keys.js';
 import { authenticate, rateLimit, type RateLimitState } from './access.js';
 import type { ServiceDeps } from './deps.js';
-import { validationError } from './errors.js';
+import { sendError, validationError } from './errors.js';
 import { admitTicket, type AdmittedTicket } from './handlers/uploads.js';
 import { facts } from './request-log.js';
 import { sessionKey } from './web-session.js';
@@ -68,6 +68,13 @@ function rateLimitHeaders(res: Response, state: RateLimitState | null): void {
   res.setHeader('RateLimit-Reset', String(state.reset_s));
 }
 
+/** The refusal of a body past its route's limit: 413 FILE_TOO_LARGE for uploads, 422 for the small JSON bodies. */
+function tooLarge(body: { limit: number; tooLarge: 'file' | 'body' }, bytes: number, verb = 'announces'): ServiceError {
+  return body.tooLarge === 'file'
+    ? new ServiceError('FILE_TOO_LARGE', `The request ${verb} ${bytes} bytes; an upload is at most 25 MB.`, { max_upload_bytes: MAX_UPLOAD_BYTES, bytes })
+    : validationError([{ loc: ['body'], msg: `the body ${verb} ${bytes} bytes; this route takes at most ${body.limit}`, type: 'too_large', ctx: { max_body_bytes: body.limit } }]);
+}
+
 /** Counts the key against its rate limit, writing the RateLimit-* headers on success and on 429. */
 async function limitRate(deps: ServiceDeps, key: ApiKeyRecord, res: Response): Promise<void> {
   try {
@@ -117,16 +124,22 @@ export function gate(api: OpenAPIBackend, deps: ServiceDeps): RequestHandler {
       const body = bodyOf(operation.operationId as string, operation.requestBody !== undefined);
       if (!body) return next();
       const announced = Number(req.get('content-length'));
-      if (Number.isFinite(announced) && announced > body.limit) {
-        throw body.tooLarge === 'file'
-          ? new ServiceError('FILE_TOO_LARGE', `The request announces ${announced} bytes; an upload is at most 25 MB.`, { max_upload_bytes: MAX_UPLOAD_BYTES, bytes: announced })
-          : validationError([{ loc: ['body'], msg: `the body announces ${announced} bytes; this route takes at most ${body.limit}`, type: 'too_large', ctx: { max_body_bytes: body.limit } }]);
-      }
+      if (Number.isFinite(announced) && announced > body.limit) throw tooLarge(body, announced);
+      // A body without a length (chunked) is counted as it arrives and cut at the limit: the parsers
+      // would refuse it too, but only after reading it to its end, which an endless body never has.
+      let refused = false;
+      let received = 0;
+      req.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (refused || received <= body.limit) return;
+        refused = true;
+        req.unpipe();
+        sendError(res, tooLarge(body, received, 'sends more than'));
+      });
       let i = 0;
       const step = (err?: unknown): void => {
-        if (err && body.tooLarge === 'body' && (err as { type?: string }).type === 'entity.too.large') {
-          return next(validationError([{ loc: ['body'], msg: `the body is larger than this route's ${body.limit} bytes`, type: 'too_large', ctx: { max_body_bytes: body.limit } }]));
-        }
+        if (refused) return;
+        if (err && body.tooLarge === 'body' && (err as { type?: string }).type === 'entity.too.large') return next(tooLarge(body, received));
         if (err) return next(err);
         const parser = body.parsers[i++];
         if (!parser) return next();
@@ -138,3 +151,23 @@ export function gate(api: OpenAPIBackend, deps: ServiceDeps): RequestHandler {
     }
   };
 }
+
+/** Whether the request says a body follows its headers. */
+function announcesBody(req: Request): boolean {
+  return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * An answer sent before the request's body was read in full (a missing key, a refused ticket, an
+ * oversize or endless body, a body the route never parses) closes the connection: keeping it alive
+ * would make Node read and drop the rest of a body nobody wanted, 24 MB of it for a keyless upload
+ * and without end for an unterminated chunked one.
+ */
+export const closeOnUnreadBody: RequestHandler = (req, res, next) => {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, ...args: unknown[]) {
+    if (!req.complete && announcesBody(req) && !this.headersSent) this.setHeader('Connection', 'close');
+    return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+  } as typeof res.writeHead;
+  next();
+};

@@ -40,6 +40,45 @@ if redis.call('PTTL', KEYS[1]) == -1 then
 end
 return value`;
 
+/** Redis' own clock in ms, inside a script (TIME is allowed there since Redis 5's effect replication). */
+const REDIS_NOW = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+/**
+ * A hold: KEYS counter, holds' expiries (sorted set), holds' units (hash); ARGV hold id, units,
+ * limit (-1: none), hold TTL. Lapsed holds are dropped first; returns {taken, total, Redis ms}.
+ */
+const HOLD_SCRIPT = `${REDIS_NOW}
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)) do redis.call('HDEL', KEYS[3], id) end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+local total = tonumber(redis.call('GET', KEYS[1]) or '0')
+for _, units in ipairs(redis.call('HVALS', KEYS[3])) do total = total + tonumber(units) end
+local limit = tonumber(ARGV[3])
+if limit >= 0 and total >= limit then return {0, total, now} end
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[4]), ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
+redis.call('PEXPIRE', KEYS[3], ARGV[4])
+return {1, total, now}`;
+
+/**
+ * A settle: the same KEYS; ARGV hold id, units, counter TTL, deadline (Redis ms). Past the deadline
+ * the caller has given up and answered 503, so the script changes nothing and the hold lapses.
+ */
+const SETTLE_SCRIPT = `${REDIS_NOW}
+if now > tonumber(ARGV[4]) then return 0 end
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+if tonumber(ARGV[2]) ~= 0 then
+  redis.call('INCRBY', KEYS[1], ARGV[2])
+  if redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+end
+return 1`;
+
+const RELEASE_SCRIPT = `redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+return 1`;
+
 /** The Redis URL with any password hidden, for error messages. */
 function redactUrl(url: string): string {
   return url.replace(/\/\/([^@/]*)@/, '//***@');
@@ -89,6 +128,9 @@ export async function openRedisStore(redisUrl: string, namespace: string, now: (
   const apikeys = area('apikeys');
   const sessions = area('sessions');
   const raw = (kind: string, name: string): string => `${namespace}:${kind}:${name}`;
+  const holdKeys = (name: string): string[] => [raw('counter', name), raw('hold-expiry', name), raw('hold-units', name)];
+  /** Redis' clock minus ours, measured at each hold: settle deadlines are set on Redis' clock. */
+  let clockOffsetMs = 0;
 
   const store: Store = {
     kind: 'redis',
@@ -155,6 +197,33 @@ export async function openRedisStore(redisUrl: string, namespace: string, now: (
     async getCounter(name) {
       const reply = await client.get(raw('counter', name));
       return reply === null ? 0 : Number(reply);
+    },
+
+    async holdCounter(name, holdId, units, limit, holdTtlMs) {
+      const sentMs = Date.now();
+      const [taken, total, redisNowMs] = (await client.eval(HOLD_SCRIPT, {
+        keys: holdKeys(name),
+        arguments: [holdId, String(Math.trunc(units)), String(limit ?? -1), String(Math.max(1, Math.ceil(holdTtlMs)))],
+      })) as number[];
+      clockOffsetMs = Number(redisNowMs) - (sentMs + Date.now()) / 2;
+      return { held: Number(taken) === 1, total: Number(total) };
+    },
+
+    async settleHold(name, holdId, units, counterTtlMs) {
+      // Half the command timeout: a settle Redis runs before this deadline is answered before the
+      // caller's own timeout (unless the way back alone takes the other half).
+      const deadline = Math.floor(Date.now() + clockOffsetMs + commandTimeoutMs / 2);
+      const applied = await client.eval(SETTLE_SCRIPT, {
+        keys: holdKeys(name),
+        arguments: [holdId, String(Math.trunc(units)), String(Math.max(1, Math.ceil(counterTtlMs))), String(deadline)],
+      });
+      if (Number(applied) !== 1) {
+        throw serviceUnavailable('The shared store (Redis) answered too late; nothing was charged or changed by this request. Retry shortly.', 'store_unavailable', 2);
+      }
+    },
+
+    async releaseHold(name, holdId) {
+      await client.eval(RELEASE_SCRIPT, { keys: holdKeys(name), arguments: [holdId] });
     },
 
     async sharedSecret(name) {

@@ -4,7 +4,7 @@
  * in-process mutex, so exactly ONE server process may own the file; several instances need Redis.
  * Other processes may still read and write API keys (the `keys` CLI), since those need no atomicity.
  */
-import { chmod, mkdir, open } from 'node:fs/promises';
+import { chmod, open } from 'node:fs/promises';
 import path from 'node:path';
 import Keyv from 'keyv';
 import KeyvSqlite from '@keyv/sqlite';
@@ -12,7 +12,7 @@ import { KeyedMutex } from './keyed-mutex.js';
 import { createKeyStore } from './keys.js';
 import { cleanupTtlMs, recordKey, type StoredRecord } from './record-key.js';
 import { newSecretText, secretFromEnv } from './shared-secret.js';
-import type { Store } from './store.js';
+import { privateDataDir, type Store } from './store.js';
 
 /** File name of the database inside the data directory. */
 export const SQLITE_FILE = 'cpet.sqlite';
@@ -37,8 +37,7 @@ function table(file: string, name: string, namespace: string): { keyv: Keyv; ada
  * because SQLite gives its -wal and -shm files the database file's mode.
  */
 async function privateFiles(dataDir: string): Promise<string> {
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  await chmod(dataDir, 0o700);
+  await privateDataDir(dataDir);
   const file = path.join(path.resolve(dataDir), SQLITE_FILE);
   await (await open(file, 'a', 0o600)).close();
   for (const name of [file, `${file}-wal`, `${file}-shm`]) await chmod(name, 0o600).catch(() => undefined);
@@ -53,6 +52,26 @@ export async function openSqliteStore(dataDir: string, namespace: string, now: (
   const meta = table(file, 'meta', namespace);
   const sessions = table(file, 'sessions', namespace);
   const mutex = new KeyedMutex();
+  /** Adds `by` to a counter; callers hold the counter's mutex. */
+  const increment = async (name: string, by: number, ttlMs: number): Promise<number> => {
+    const key = `counter:${name}`;
+    const current = (await meta.keyv.get(key)) as Counter | undefined;
+    // Like Redis INCRBY + PEXPIRE on creation: the window's expiry is fixed when it opens.
+    const next: Counter = current
+      ? { count: current.count + by, expires_at_ms: current.expires_at_ms }
+      : { count: by, expires_at_ms: Date.now() + Math.max(1, ttlMs) };
+    await meta.keyv.set(key, next, cleanupTtlMs(next.expires_at_ms, Date.now()));
+    return next.count;
+  };
+  // Holds live in memory: they only outlive their request when it dies, and then so does this process.
+  const holds = new Map<string, Map<string, { units: number; expires_at_ms: number }>>();
+  const liveHolds = (name: string): Map<string, { units: number; expires_at_ms: number }> => {
+    const live = holds.get(name) ?? new Map<string, { units: number; expires_at_ms: number }>();
+    holds.set(name, live);
+    const now = Date.now();
+    for (const [id, hold] of live) if (hold.expires_at_ms <= now) live.delete(id);
+    return live;
+  };
   // WAL lets the keys CLI read while the server writes, and NORMAL sync commits without an fsync
   // per write (still durable across a process crash; the last commits may be lost on power loss).
   // Each adapter creates its table on connect; switching the journal needs those writes finished.
@@ -133,21 +152,35 @@ export async function openSqliteStore(dataDir: string, namespace: string, now: (
     },
 
     incrementCounter(name, by, ttlMs) {
-      const key = `counter:${name}`;
-      return mutex.run(key, async () => {
-        const current = (await meta.keyv.get(key)) as Counter | undefined;
-        // Like Redis INCRBY + PEXPIRE on creation: the window's expiry is fixed when it opens.
-        const next: Counter = current
-          ? { count: current.count + by, expires_at_ms: current.expires_at_ms }
-          : { count: by, expires_at_ms: Date.now() + Math.max(1, ttlMs) };
-        await meta.keyv.set(key, next, cleanupTtlMs(next.expires_at_ms, Date.now()));
-        return next.count;
-      });
+      return mutex.run(`counter:${name}`, () => increment(name, by, ttlMs));
     },
 
     async getCounter(name) {
       const current = (await meta.keyv.get(`counter:${name}`)) as Counter | undefined;
       return current?.count ?? 0;
+    },
+
+    holdCounter(name, holdId, units, limit, holdTtlMs) {
+      return mutex.run(`counter:${name}`, async () => {
+        const live = liveHolds(name);
+        let total = ((await meta.keyv.get(`counter:${name}`)) as Counter | undefined)?.count ?? 0;
+        for (const hold of live.values()) total += hold.units;
+        if (limit !== null && total >= limit) return { held: false, total };
+        live.set(holdId, { units, expires_at_ms: Date.now() + holdTtlMs });
+        return { held: true, total };
+      });
+    },
+
+    settleHold(name, holdId, units, counterTtlMs) {
+      // Under the counter's mutex: a hold taken meanwhile sees the units either held or counted.
+      return mutex.run(`counter:${name}`, async () => {
+        holds.get(name)?.delete(holdId);
+        if (units !== 0) await increment(name, units, counterTtlMs);
+      });
+    },
+
+    async releaseHold(name, holdId) {
+      holds.get(name)?.delete(holdId);
     },
 
     sharedSecret(name) {

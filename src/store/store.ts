@@ -3,6 +3,7 @@
  * application sessions, one-shot claims, counters and shared secrets. Embedded SQLite by default (one process owns it); Redis when
  * REDIS_URL is set (any number of instances). Nothing here knows about HTTP.
  */
+import { chmod, mkdir } from 'node:fs/promises';
 import type { KeyStore } from './keys.js';
 import { openRedisStore } from './redis-store.js';
 import { openSqliteStore } from './sqlite-store.js';
@@ -60,8 +61,25 @@ export interface Store {
    * (Redis INCRBY + PEXPIRE in one EVAL). Put the window in the name (e.g. `quota:<kid>:2026-11`).
    */
   incrementCounter(name: string, by: number, ttlMs: number): Promise<number>;
-  /** Current value of a counter; 0 when absent or expired. */
+  /** Current value of a counter; 0 when absent or expired (holds not included). */
   getCounter(name: string): Promise<number>;
+  /**
+   * Reserves `units` on counter `name` for one request (`holdId`) without counting them: a hold
+   * lives beside the counter until settled, released, or `holdTtlMs` passes (so the hold of a request
+   * whose instance died, or whose answer was a 503, lapses by itself). With `limit` set, the hold is
+   * taken only while counter + live holds is below it. Returns whether it was taken and that total
+   * (before this hold), atomically across instances.
+   */
+  holdCounter(name: string, holdId: string, units: number, limit: number | null, holdTtlMs: number): Promise<{ held: boolean; total: number }>;
+  /**
+   * Ends hold `holdId` and adds `units` to the counter (setting `counterTtlMs` when it is created),
+   * in one step. Throws SERVICE_UNAVAILABLE when it cannot be done in time; then it is never done
+   * later either (Redis: a settle reaching a server that was frozen past the caller's deadline changes
+   * nothing), so a caller that answers 503 has charged nothing.
+   */
+  settleHold(name: string, holdId: string, units: number, counterTtlMs: number): Promise<void>;
+  /** Ends hold `holdId` without counting anything. */
+  releaseHold(name: string, holdId: string): Promise<void>;
   /**
    * A per-deployment secret shared by all instances (get-or-create atomically). When TICKET_SECRET
    * is set, every name's secret is derived from it instead (HMAC of the name), so nothing is stored.
@@ -78,12 +96,22 @@ export interface Store {
 /** Default key prefix of every stored entry. */
 export const DEFAULT_NAMESPACE = 'cpet';
 
+/**
+ * DATA_DIR holds health data (the SQLite file) or the first-start key (with Redis): readable by the
+ * service's user only, also when it was created beforehand with the usual 0755.
+ */
+export async function privateDataDir(dataDir: string): Promise<void> {
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await chmod(dataDir, 0o700);
+}
+
 /** Opens the Redis store when `redisUrl` is set, else the embedded SQLite store in `dataDir`. */
 export async function openStore(options: StoreOptions): Promise<Store> {
   const namespace = options.namespace ?? DEFAULT_NAMESPACE;
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(namespace)) {
     throw new Error(`store namespace "${namespace}" must be letters, digits, ".", "_" or "-"`);
   }
+  await privateDataDir(options.dataDir);
   const now = options.now ?? Date.now;
   return options.redisUrl
     ? openRedisStore(options.redisUrl, namespace, now, options.commandTimeoutMs)

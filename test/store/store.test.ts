@@ -1,9 +1,18 @@
 import { expect } from 'chai';
+import { chmod, stat } from 'node:fs/promises';
 import { describeEachBackend, START_MS } from './backends.js';
 
 const HOUR_MS = 3_600_000;
 
 describeEachBackend('store', (ctx) => {
+  describe('DATA_DIR', () => {
+    it('narrows a pre-created 0755 data directory to 0700', async () => {
+      await chmod(ctx.dataDir, 0o755);
+      await ctx.open();
+      expect((await stat(ctx.dataDir)).mode & 0o777).to.equal(0o700);
+    });
+  });
+
   describe('records', () => {
     it('returns a record to the key that stored it and nothing to any other key', async () => {
       const store = await ctx.open();
@@ -127,6 +136,29 @@ describeEachBackend('store', (ctx) => {
       await new Promise((resolve) => setTimeout(resolve, 80));
       expect(await store.getCounter('rate:k')).to.equal(0);
       expect(await store.incrementCounter('rate:k', 1, 40)).to.equal(1);
+    });
+  });
+
+  describe('counter holds', () => {
+    it('counts holds against the limit, bills only what settles, and gives back what is released', async () => {
+      const store = await ctx.open();
+      expect(await store.holdCounter('usage:k', 'a', 2, 3, HOUR_MS)).to.deep.equal({ held: true, total: 0 });
+      expect(await store.holdCounter('usage:k', 'b', 1, 3, HOUR_MS)).to.deep.equal({ held: true, total: 2 });
+      expect(await store.holdCounter('usage:k', 'c', 1, 3, HOUR_MS)).to.deep.equal({ held: false, total: 3 });
+      expect(await store.getCounter('usage:k'), 'held units are not billed').to.equal(0);
+      await store.settleHold('usage:k', 'a', 1, HOUR_MS);
+      await store.releaseHold('usage:k', 'b');
+      expect(await store.getCounter('usage:k')).to.equal(1);
+      expect(await store.holdCounter('usage:k', 'd', 1, 3, HOUR_MS)).to.deep.equal({ held: true, total: 1 });
+    });
+
+    it('lets a hold nobody settles lapse after its TTL', async () => {
+      const store = await ctx.open();
+      expect((await store.holdCounter('usage:k', 'a', 5, 5, 40)).held).to.equal(true);
+      expect((await store.holdCounter('usage:k', 'b', 1, 5, HOUR_MS)).held).to.equal(false);
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      expect(await store.holdCounter('usage:k', 'c', 1, 5, HOUR_MS)).to.deep.equal({ held: true, total: 0 });
+      expect(await store.getCounter('usage:k')).to.equal(0);
     });
   });
 
