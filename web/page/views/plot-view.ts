@@ -6,12 +6,12 @@
 import { CpetApiError } from '../../client/index.js';
 import { h, heading, replace } from '../dom.js';
 import { clock, num, pct } from '../format.js';
-import { landmarksValue, vtFindings } from '../overlay-state.js';
-import { DOMAIN, READING, THRESHOLD } from '../plot/colors.js';
+import { engines, landmarksValue, vtFindings } from '../overlay-state.js';
+import { DOMAIN, READING } from '../plot/colors.js';
 import type { OverlayState } from '../plot/overlays.js';
 import { buildPlotGrid, type PlotGrid } from '../plot/plot-grid.js';
 import { lineOf, meanAround } from '../plot/series-data.js';
-import { ranModel, type Results } from '../results.js';
+import type { Results } from '../results.js';
 import { errorBox } from './error-view.js';
 
 /** Reading-aid values are 30-s means of the plotted series around the line. */
@@ -23,11 +23,18 @@ function swatch(color: string, dashed = false): HTMLElement {
 
 function legend(results: Results, state: OverlayState): HTMLElement {
   const items: HTMLElement[] = [];
-  const placed = (f: ReturnType<typeof vtFindings>) => (f && (f.vt1_time_s !== null || f.vt2_time_s !== null) ? '' : ': none placed in this recording (see Ventilatory thresholds)');
-  const def = results.analyses.ok ? results.analyses.value.results.find((e) => e.analysis === 'vt') : undefined;
-  if (def?.status === 'ok') items.push(h('li', {}, swatch(THRESHOLD.VT1), swatch(THRESHOLD.VT2), ` VT1 and VT2, ${def.provenance.model} ${def.provenance.model_version ?? ''} (default model, solid)${placed(vtFindings(results.analyses))}`));
-  for (const a of results.alternatives) {
-    if (vtFindings(a.run)) items.push(h('li', {}, swatch(THRESHOLD.altVT1, true), swatch(THRESHOLD.altVT2, true), ` VT1 and VT2, ${ranModel(a.run, 'vt') ?? a.model.name} (alternative engine, dashed)${placed(vtFindings(a.run))}`));
+  for (const e of engines(results)) {
+    if (!e.findings) continue;
+    const none = e.findings.vt1_time_s === null && e.findings.vt2_time_s === null ? ': none placed in this recording (see Ventilatory thresholds)' : '';
+    items.push(
+      h(
+        'li',
+        { 'data-engine': e.name, 'data-color': e.color },
+        swatch(e.color, e.dashed),
+        ` VT1 and VT2, ${e.ran} (${e.role === 'default' ? 'default model, solid' : 'alternative engine, dashed'})${none}`,
+        e.implausible.length ? h('ul', { class: 'warnings' }, e.implausible.map((x) => h('li', { class: 'warning', 'data-code': x.code }, `⚠ ${x.detail}`))) : null,
+      ),
+    );
   }
   if (state.landmarks.length) items.push(h('li', {}, '▼ landmarks (corroborate a model, never override it): ', state.landmarks.map((m) => `${m.short} ${m.label}`).join(', ')));
   const notFound = landmarksValue(results)?.not_found ?? {};
