@@ -11,8 +11,9 @@ import { DOMAIN, READING } from '../plot/colors.js';
 import type { OverlayState } from '../plot/overlays.js';
 import { buildPlotGrid, type PlotGrid } from '../plot/plot-grid.js';
 import { lineOf, meanAround } from '../plot/series-data.js';
+import { exerciseEnd } from '../plausibility.js';
 import type { Results } from '../results.js';
-import { errorBox } from './error-view.js';
+import { errorBox, plain } from './error-view.js';
 
 /** Reading-aid values are 30-s means of the plotted series around the line. */
 const READING_HALF_WIDTH_S = 15;
@@ -41,10 +42,10 @@ function legend(results: Results, state: OverlayState): HTMLElement {
   if (Object.keys(notFound).length) items.push(h('li', {}, 'Landmarks not placed: ', Object.entries(notFound).map(([k, why]) => `${k} (${why})`).join('; ')));
   if (!results.domains.ok) {
     const e = results.domains.error;
-    items.push(h('li', {}, 'No domain band: ', e instanceof CpetApiError ? `${e.code}: ${e.message}` : String(e)));
+    items.push(h('li', {}, 'No domain band: ', e instanceof CpetApiError ? plain(e.message) : String(e)));
   } else if (results.domains.value.status === 'not_analysable') {
     const d = results.domains.value;
-    items.push(h('li', {}, 'No domain band: ', `${d.error}: ${d.message}`));
+    items.push(h('li', {}, 'No domain band: ', plain(d.message)));
   }
   if (state.domains) {
     items.push(
@@ -63,6 +64,9 @@ export interface PlotView {
 
 export function renderPlot(section: HTMLElement, results: Results, state: OverlayState): PlotView | null {
   section.hidden = false;
+  const end = exerciseEnd(results.summary);
+  if (end === null) delete section.dataset.exerciseEnd;
+  else section.dataset.exerciseEnd = String(end);
   if (!results.series.ok) {
     replace(section, heading('plot-title', 'Wasserman nine-panel plot'), errorBox('The series for the plot could not be read', results.series.error));
     return null;

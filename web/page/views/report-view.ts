@@ -8,6 +8,7 @@ import { h, replace } from '../dom.js';
 import { at, num } from '../format.js';
 import { DISCLAIMER, READING_RULES, resultNotes } from '../notes.js';
 import { envelopeOf, type Results } from '../results.js';
+import { plain } from './error-view.js';
 import { valueText } from './metrics-view.js';
 
 /** Metrics the report names when the registry has them (the full table is in the exports). */
@@ -17,7 +18,7 @@ function thresholdRow(label: string, run: Results['analyses']): HTMLElement | nu
   const e = envelopeOf(run, 'vt');
   if (!e) return null;
   const name = `${e.provenance.model} ${e.provenance.model_version ?? ''}`;
-  if (e.status !== 'ok') return h('tr', {}, h('th', { scope: 'row' }, `${label}: ${name}`), h('td', { colspan: 6 }, `${e.error}: ${e.message}`));
+  if (e.status !== 'ok') return h('tr', {}, h('th', { scope: 'row' }, `${label}: ${name}`), h('td', { colspan: 6 }, plain(e.message ?? 'not analysable')));
   const f = e.findings as VtFindings;
   return h(
     'tr',
@@ -35,7 +36,7 @@ function thresholdRow(label: string, run: Results['analyses']): HTMLElement | nu
 function eovLine(results: Results): string {
   const e = envelopeOf(results.analyses, 'eov');
   if (!e) return 'not run (not licensed)';
-  if (e.status !== 'ok') return `${e.error}: ${e.message}`;
+  if (e.status !== 'ok') return plain(e.message ?? 'not analysable');
   const f = e.findings as EovFindings;
   const fired = (f.definitions ?? []).filter((d) => d.fired).map((d) => d.name);
   const event = f.event ? `, period ${num(f.event.period_peak_s)} s, amplitude ${num(f.event.amplitude_l_min)} L/min` : '';
@@ -45,7 +46,7 @@ function eovLine(results: Results): string {
 function substrateLine(results: Results): string {
   const e = envelopeOf(results.analyses, 'substrate');
   if (!e) return 'not run (not licensed)';
-  if (e.status !== 'ok') return `${e.error}: ${e.message}`;
+  if (e.status !== 'ok') return plain(e.message ?? 'not analysable');
   const f = e.findings as SubstrateFindings;
   const fatmax = f.fatmax.found ? `FATMAX ${num(f.fatmax.fat_g_min)} g/min at ${num(f.fatmax.pct_vo2peak)} % VO2peak${f.fatmax.load != null ? ` (${num(f.fatmax.load)} W)` : ''} (fitted)` : `no FATMAX: ${f.fatmax.reason ?? ''}`;
   const crossover = f.crossover?.found ? `crossover at ${num(f.crossover.pct_vo2peak)} % VO2peak` : `no crossover${f.crossover?.reason ? `: ${f.crossover.reason}` : ''}`;

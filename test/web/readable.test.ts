@@ -1,0 +1,168 @@
+/**
+ * The page, readable (issue 19 item 5, issue 24 item 5): on the sample and on every real fixture, no
+ * two labels of a chart overlap and each lies in its plot area, every engine has its own colour,
+ * nothing is drawn after exercise ends, every chart has a text alternative with its thresholds and
+ * peaks, and the visible text carries no API wording. The README screenshot is rewritten from here
+ * when its pixels change, so it cannot go stale.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { PROJECT_ROOT } from '../../src/plugins.js';
+import { ENGINE_COLORS } from '../../web/page/plot/colors.js';
+import { startHarness, type Harness } from '../server/harness.js';
+import { consoleErrors, launchBrowser, listen, screenshot, type Browser, type Listening } from './browser.js';
+import { apiWording, chartLabels, expectedX, overlaps, rgb, scanPanel, visibleText } from './page-helpers.js';
+
+const TIME_PANELS = ['ve', 'hr-o2pulse', 'vo2-vco2-load', 'equivalents', 'rer', 'pet'];
+const README_IMAGE = join(PROJECT_ROOT, 'docs', 'images', 'web-nine-panels.png');
+
+/** Every real fixture of every format (its input file, whatever its extension). */
+function fixtures(): { name: string; path: string }[] {
+  const out: { name: string; path: string }[] = [];
+  const formats = join(PROJECT_ROOT, 'formats');
+  for (const format of readdirSync(formats).sort()) {
+    const dir = join(formats, format, 'fixtures');
+    if (!existsSync(dir)) continue;
+    for (const fixture of readdirSync(dir).sort()) {
+      const input = readdirSync(join(dir, fixture)).find((f) => f.startsWith('input'));
+      if (input) out.push({ name: `${format}/${fixture}`, path: join(dir, fixture, input) });
+    }
+  }
+  return out;
+}
+
+/** Everything this file asserts about a page showing a recording's results. */
+async function checkReadable(page: Page, what: string): Promise<void> {
+  for (const chart of await chartLabels(page)) {
+    expect(overlaps(chart.boxes), `${what}, ${chart.panel}: overlapping labels`).to.deep.equal([]);
+    for (const b of chart.boxes) {
+      const inside = b.x >= chart.plot.left - 0.5 && b.x + b.w <= chart.plot.right + 0.5 && b.y >= chart.plot.top - 0.5 && b.y + b.h <= chart.plot.bottom + 0.5;
+      expect(inside, `${what}, ${chart.panel}: label "${b.text}" outside the plot area`).to.equal(true);
+    }
+  }
+  const colors = await page.locator('#plot .legend li[data-engine]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.color));
+  expect(new Set(colors).size, `${what}: one colour per engine`).to.equal(colors.length);
+  const end = await page.locator('#plot').getAttribute('data-exercise-end');
+  if (end !== null) {
+    for (const panel of TIME_PANELS) {
+      if (!(await page.locator(`figure[data-panel="${panel}"] canvas`).count())) continue;
+      for (const color of ENGINE_COLORS) {
+        const scan = await scanPanel(page, panel, rgb(color));
+        const after = scan.columns.filter((c) => c > expectedX(scan, Number(end)) + 2);
+        expect(after, `${what}, ${panel}: ${color} drawn after exercise ended at ${end} s`).to.deep.equal([]);
+      }
+    }
+  }
+  const described = await page.locator('figure.panel').evaluateAll((figs) =>
+    figs.map((f) => ({ panel: (f as HTMLElement).dataset.panel, text: document.getElementById(f.getAttribute('aria-describedby') ?? '')?.textContent ?? '', drawn: Boolean(f.querySelector('canvas')) })),
+  );
+  for (const d of described) {
+    expect(d.text, `${what}, ${d.panel}: text alternative`).to.not.equal('');
+    if (d.drawn) expect(d.text, `${what}, ${d.panel}`).to.contain('peaks at');
+  }
+  const lines = await page.locator('#plot .legend li[data-engine]').count();
+  if (lines) expect(described.filter((d) => d.drawn).every((d) => /Thresholds drawn: VT|No threshold is drawn/.test(d.text))).to.equal(true);
+  expect(apiWording(await visibleText(page)), `${what}: API wording in the visible text`).to.deep.equal([]);
+}
+
+describe('web application: readable on every recording', function () {
+  this.timeout(900_000);
+  let h: Harness;
+  let server: Listening;
+  let browser: Browser;
+  let key: string;
+
+  before(async () => {
+    h = await startHarness({ store: 'sqlite' });
+    key = await h.key();
+    server = await listen(h.service.app);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await h?.close();
+  });
+
+  async function open(): Promise<{ page: Page; errors: string[] }> {
+    const page = await browser.context.newPage();
+    const errors = consoleErrors(page);
+    await page.goto(`${server.url}/`);
+    await page.fill('#api-key', key);
+    return { page, errors };
+  }
+
+  it('the sample: labels apart, engine colours distinct, text alternatives, plain words; the README screenshot kept current', async () => {
+    const { page, errors } = await open();
+    await page.click('#load-sample');
+    await page.waitForSelector('#app[data-state="ready"]', { timeout: 120_000 });
+    await checkReadable(page, 'sample');
+    await screenshot(page, '20-readable-sample-plot', '#plot');
+    await screenshot(page, '21-readable-sample-thresholds', '#thresholds');
+    const engines = await page.locator('#plot .legend li[data-engine]').count();
+    expect(engines, 'the default model and at least one alternative engine drew lines').to.be.at.least(2);
+    // The screenshot is rewritten only when its pixels differ, so an unchanged page leaves the file alone.
+    const shot = await page.locator('#plot .panel-grid').screenshot();
+    const same = existsSync(README_IMAGE) && (await samePixels(page, shot, readFileSync(README_IMAGE)));
+    if (!same) writeFileSync(README_IMAGE, shot);
+    expect(await samePixels(page, readFileSync(README_IMAGE), shot)).to.equal(true);
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('every real fixture: labels apart, nothing after exercise, text alternatives, plain words', async () => {
+    const { page, errors } = await open();
+    const failed: string[] = [];
+    for (const f of fixtures()) {
+      await page.setInputFiles('#file-input', f.path);
+      await page.waitForSelector('#app[data-state="ready"], #app[data-state="error"]', { timeout: 120_000 });
+      if ((await page.getAttribute('#app', 'data-state')) === 'error') {
+        failed.push(f.name);
+        expect(apiWording(await visibleText(page)), `${f.name}: API wording in the error`).to.deep.equal([]);
+        continue;
+      }
+      await checkReadable(page, f.name);
+    }
+    expect(failed, 'fixtures the service refused').to.deep.equal([]);
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('an unsupported file’s error in plain words, the canonical shape still offered', async () => {
+    const { page } = await open();
+    await page.setInputFiles('#file-input', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('these are my notes\nnot an export of any cart\n') });
+    await page.waitForSelector('#app[data-state="error"]');
+    const text = await visibleText(page);
+    expect(apiWording(text)).to.deep.equal([]);
+    expect(text).to.contain('canonical JSON shape');
+    await page.close();
+  });
+});
+
+/** Whether two PNGs decode to the same pixels (the encoder may differ; the image may not). */
+async function samePixels(page: Page, a: Buffer, b: Buffer): Promise<boolean> {
+  return page.evaluate(
+    // No helper functions inside the evaluated code: the test transpiler would wrap them in a helper the page lacks.
+    async (images) => {
+      const pixels: Uint8ClampedArray[] = [];
+      for (const b64 of images) {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = img.width;
+        canvas.height = img.height;
+        const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
+        ctx.drawImage(img, 0, 0);
+        pixels.push(ctx.getImageData(0, 0, img.width, img.height).data);
+      }
+      const [p, q] = pixels;
+      if (p.length !== q.length) return false;
+      for (let i = 0; i < p.length; i++) if (p[i] !== q[i]) return false;
+      return true;
+    },
+    [a.toString('base64'), b.toString('base64')] as const,
+  );
+}
