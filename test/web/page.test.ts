@@ -296,8 +296,15 @@ describe('web application in Chromium', function () {
     await loadSample(page);
     const id = await cpetId(page);
     const all = await request(h.service.app).post(`/v1/cpet/${id}/analyze`).set('X-API-Key', key).send({}).expect(200);
+    // The button's window.print() would open Chromium's own print job, which then refuses page.pdf
+    // ("Page is already being printed"); the test counts the call and prints through page.pdf alone.
+    await page.evaluate(() => {
+      (window as unknown as { printCalls: number }).printCalls = 0;
+      window.print = () => void (window as unknown as { printCalls: number }).printCalls++;
+    });
     await page.click('#print-report');
     await page.waitForSelector('#report[data-ready="true"]', { state: 'attached' });
+    await page.waitForFunction(() => (window as unknown as { printCalls: number }).printCalls === 1);
     await page.emulateMedia({ media: 'print' });
     const report = (await page.locator('#report').textContent()) as string;
     expect(report).to.contain('Research software: the output is not a diagnosis');
