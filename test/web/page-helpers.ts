@@ -127,11 +127,12 @@ export function overlaps(boxes: LabelBox[]): [string, string][] {
 
 /**
  * What a reader sees: the page's rendered text (closed details and hidden sections excluded), without
- * the canonical JSON example an unsupported file's error offers to copy, which is code on purpose.
+ * the canonical JSON example an unsupported file's error offers to copy (code on purpose) and the
+ * parser flags, which quote the file's own column names as the file spells them.
  */
 export function visibleText(page: Page): Promise<string> {
   return page.evaluate(() => {
-    const samples = [...document.querySelectorAll<HTMLElement>('[data-code-sample]')];
+    const samples = [...document.querySelectorAll<HTMLElement>('[data-code-sample], [data-quotes-file]')];
     for (const el of samples) el.hidden = true;
     const text = document.body.innerText;
     for (const el of samples) el.hidden = false;

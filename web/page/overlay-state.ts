@@ -31,6 +31,11 @@ export function landmarksValue(results: Results): LandmarksValue | null {
   return m && m.status === 'ok' ? (m.value as LandmarksValue) : null;
 }
 
+/** A landmark's name for a reader. */
+export function landmarkName(key: string): string {
+  return LANDMARK_NAMES[key]?.[1] ?? words(key);
+}
+
 export function landmarkMarks(results: Results): LandmarkMark[] {
   const points = landmarksValue(results)?.points ?? {};
   return Object.entries(points)

@@ -82,6 +82,8 @@ class LabelRows {
   place(span: [number, number], flip: [number, number] | null, gap: number, rowPx: number): { x: number; row: number } | null {
     let [x0, x1] = span;
     if (x1 > this.right && flip) [x0, x1] = flip;
+    // Still past an edge (a label near it, or wider than the room beside its line): slide it inside.
+    if (x1 > this.right) [x0, x1] = [this.right - (x1 - x0), this.right];
     if (x0 < this.left) [x0, x1] = [this.left, this.left + (x1 - x0)];
     for (let row = 0; this.top + (row + 1) * rowPx <= this.bottom; row++) {
       const taken = (this.rows[row] ??= []);

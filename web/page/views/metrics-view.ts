@@ -45,7 +45,7 @@ export function valueText(value: unknown): string {
 
 function valueCell(result: MetricResult, info: MetricInfo): HTMLElement {
   if (result.status !== 'ok') {
-    return h('div', { class: 'unavailable', 'data-error': result.error }, h('strong', {}, 'unavailable'), ` ${plain(result.message)}`, contextView(result.error, (result.context ?? {}) as Record<string, unknown>));
+    return h('div', { class: 'unavailable', 'data-error': result.error }, h('strong', {}, 'unavailable'), ` ${keyWords(plain(result.message))}`, contextView(result.error, (result.context ?? {}) as Record<string, unknown>));
   }
   const value = result.value as unknown;
   if (typeof value === 'number') return h('span', { class: 'value' }, `${num(value)}${info.unit && info.unit !== 'ratio' ? ` ${info.unit}` : ''}`);

@@ -6,7 +6,7 @@
 import { CpetApiError } from '../../client/index.js';
 import { h, heading, replace } from '../dom.js';
 import { clock, num, pct } from '../format.js';
-import { engines, landmarksValue, vtFindings } from '../overlay-state.js';
+import { engines, landmarkName, landmarksValue, vtFindings } from '../overlay-state.js';
 import { DOMAIN, READING } from '../plot/colors.js';
 import type { OverlayState } from '../plot/overlays.js';
 import { buildPlotGrid, type PlotGrid } from '../plot/plot-grid.js';
@@ -39,7 +39,7 @@ function legend(results: Results, state: OverlayState): HTMLElement {
   }
   if (state.landmarks.length) items.push(h('li', {}, '▼ landmarks (corroborate a model, never override it): ', state.landmarks.map((m) => `${m.short} ${m.label}`).join(', ')));
   const notFound = landmarksValue(results)?.not_found ?? {};
-  if (Object.keys(notFound).length) items.push(h('li', {}, 'Landmarks not placed: ', Object.entries(notFound).map(([k, why]) => `${k} (${why})`).join('; ')));
+  if (Object.keys(notFound).length) items.push(h('li', {}, 'Landmarks not placed: ', Object.entries(notFound).map(([k, why]) => `${landmarkName(k)} (${why})`).join('; ')));
   if (!results.domains.ok) {
     const e = results.domains.error;
     items.push(h('li', {}, 'No domain band: ', e instanceof CpetApiError ? plain(e.message) : String(e)));
