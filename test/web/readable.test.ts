@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { builtInFixtureCases } from '../../src/plugin-kit/fixtures.js';
 import { PROJECT_ROOT } from '../../src/plugins.js';
-import { ENGINE_COLORS } from '../../web/page/plot/colors.js';
+import { ENGINE_COLORS, IMPLAUSIBLE } from '../../web/page/plot/colors.js';
 import { startHarness, type Harness } from '../server/harness.js';
 import { consoleErrors, launchBrowser, listen, screenshot, type Browser, type Listening } from './browser.js';
 import { apiWording, chartLabels, expectedX, overlaps, rgb, scanPanel, visibleText } from './page-helpers.js';
@@ -49,6 +49,8 @@ async function unreadable(page: Page, what: string): Promise<string[]> {
     if (!d.text) problems.push(`${what}, ${d.panel}: no text alternative`);
     else if (d.drawn && !(d.text.includes('peaks at') && /Thresholds drawn: VT|No threshold is drawn/.test(d.text))) problems.push(`${what}, ${d.panel}: the text alternative lacks peaks or thresholds: ${d.text}`);
   }
+  const pictures = await page.locator('[role="img"]').evaluateAll((els) => els.map((e) => ({ id: e.className, text: document.getElementById(e.getAttribute('aria-describedby') ?? '')?.textContent ?? '' })));
+  for (const p of pictures) if (!/peaks at/.test(p.text)) problems.push(`${what}, ${p.id}: the text alternative lacks the peak: ${p.text}`);
   problems.push(...apiWording(await visibleText(page)).map((w) => `${what}: ${w}`));
   return problems;
 }
@@ -114,6 +116,61 @@ describe('web application: readable on every recording', function () {
     }
     expect(problems).to.deep.equal([]);
     expect(failed, 'fixtures the service refused').to.deep.equal([]);
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('flags an engine’s implausible lines (its own words when it gives them), implausible HR samples, and the oscillation caveat', async () => {
+    const { page, errors } = await open();
+    const implausibleEvery = 10;
+    // The answers are altered on their way to the page, so each case is certain whatever the engines place.
+    await page.route('**/v1/web/cpet/*/analyze', async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      const model = JSON.parse(route.request().postData() ?? '{}').model as string;
+      const f = body.results[0].findings;
+      if (model === 'wasserman') Object.assign(f, { vt2_time_s: f.vt1_time_s - 60, vt2_vo2_ml_min: f.vt1_vo2_ml_min - 100 });
+      else f.evidence = { ...f.evidence, implausible: [{ code: 'vt2_precedes_vt1', detail: 'This engine’s own rule placed VT2 first.' }] };
+      await route.fulfill({ response, json: body });
+    });
+    await page.route('**/v1/cpet/*/series?*', async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      const hr = body.series.HR;
+      Object.assign(hr, { implausible: hr.values.map((_: unknown, i: number) => i % implausibleEvery === 0), implausible_reason: 'a jump of more than 40 beats/min in 2 s' });
+      await route.fulfill({ response, json: body });
+    });
+    await page.route('**/v1/cpet/*/analyze', async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      for (const e of body.results) if (e.analysis === 'eov' && e.status === 'ok') e.findings.grade = 'sustained';
+      await route.fulfill({ response, json: body });
+    });
+    await page.click('#load-sample');
+    await page.waitForSelector('#app[data-state="ready"]', { timeout: 120_000 });
+    expect(await unreadable(page, 'altered sample')).to.deep.equal([]);
+    const labels = (await chartLabels(page)).filter((c) => TIME_PANELS.includes(c.panel)).map((c) => c.boxes.map((b) => b.text));
+    for (const panel of labels) expect(panel.some((t) => /^VT2 wasserman ⚠ before VT1/.test(t)), panel.join(' | ')).to.equal(true);
+    const legend = (await page.locator('#plot .legend').textContent()) as string;
+    expect(legend).to.contain('is placed before VT1').and.contain('This engine’s own rule placed VT2 first.');
+    const table = (await page.locator('#thresholds-table').textContent()) as string;
+    expect(table).to.contain('is placed before VT1').and.contain('This engine’s own rule placed VT2 first.');
+    expect(await page.locator('#oscillation-caveat').textContent()).to.contain('graded sustained').and.contain('less reliable');
+    expect(await page.locator('figure[data-panel="hr-o2pulse"] [data-implausible]').textContent()).to.contain('HR').and.contain('a jump of more than 40 beats/min in 2 s');
+    expect(await page.locator('#panel-hr-o2pulse-text').textContent()).to.match(/HR peaks at .*implausible samples left out/);
+    const flagged = await page.evaluate(([r, g, b]) => {
+      const canvas = document.querySelector('figure[data-panel="hr-o2pulse"] canvas') as HTMLCanvasElement;
+      const data = (canvas.getContext('2d') as CanvasRenderingContext2D).getImageData(0, 0, canvas.width, canvas.height).data;
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i] - r) <= 3 && Math.abs(data[i + 1] - g) <= 3 && Math.abs(data[i + 2] - b) <= 3) n++;
+      return n;
+    }, rgb(IMPLAUSIBLE));
+    expect(flagged, 'implausible HR samples drawn in their own colour').to.be.greaterThan(100);
+    await page.waitForSelector('#report[data-ready="true"]', { state: 'attached' });
+    const report = (await page.locator('#report').textContent()) as string;
+    expect(report).to.contain('graded sustained').and.contain('is placed before VT1');
+    expect(await page.locator('#report img').getAttribute('alt')).to.match(/Thresholds: .*VT1 \d+:\d\d/);
+    await screenshot(page, '22-readable-flagged-plot', '#plot');
     expect(errors).to.deep.equal([]);
     await page.close();
   });

@@ -34,6 +34,9 @@ export function engineColor(i: number): string {
 /** The warning sign's colour beside an implausibly placed line. */
 export const WARNING = '#b91c1c';
 
+/** Samples the service flagged as implausible (HR and what derives from it): no series, engine or warning uses it. */
+export const IMPLAUSIBLE = '#9333ea';
+
 /** The reading line's own colour (nothing else is drawn in it, so an export can be checked for it). */
 export const READING = '#52525b';
 export const LANDMARK = '#374151';

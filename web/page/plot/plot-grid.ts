@@ -8,7 +8,7 @@ import uPlot from 'uplot';
 import type { SeriesResponse, UploadSummary } from '../../client/index.js';
 import { h } from '../dom.js';
 import { clock, num } from '../format.js';
-import { WARNING } from './colors.js';
+import { IMPLAUSIBLE } from './colors.js';
 import { AXIS_PX, BAND_GAP_PX, BAND_PX, overlayPlugin, type OverlayState, type XOf } from './overlays.js';
 import { panelSpecs, type PanelSpec } from './panel-specs.js';
 import { lineOf, meanAround, timeColumns, xyColumns, type Line } from './series-data.js';
@@ -133,14 +133,14 @@ export function buildPlotGrid(options: PlotGridOptions): PlotGrid {
     figure.appendChild(h('p', { class: 'chart-text', id: `panel-${spec.id}-text` }, chartText(spec.title, lines, spec.series.map((x) => x.label), state)));
     const absent = spec.series.filter((_, i) => !lines[i]);
     if (absent.length) figure.appendChild(h('p', { class: 'panel-note' }, missingReason(summary, absent.map((s) => s.name))));
-    // Flagged samples (implausible HR and what derives from it) are drawn apart, as points in the warning colour.
+    // Flagged samples (implausible HR and what derives from it) are drawn apart, as hollow points in their own colour.
     const flagged = spec.series.flatMap((x, i) => {
       const bad = lines[i]?.implausible;
       return bad && isTime ? [{ spec: x, line: { name: `${x.name} implausible`, unit: (lines[i] as Line).unit, t: bad.t, v: bad.v } }] : [];
     });
     const flaggedNote = spec.series.flatMap((x, i) => {
       const bad = lines[i]?.implausible;
-      return bad ? [`${x.label}: ${bad.t.length} samples flagged as implausible (${bad.reason})${isTime ? ', drawn as red points' : ''} and left out of the line and of every value read from it`] : [];
+      return bad ? [`${x.label}: ${bad.t.length} samples flagged as implausible (${bad.reason})${isTime ? ', drawn as hollow purple points' : ''} and left out of the line and of every value read from it`] : [];
     });
     if (flaggedNote.length) figure.appendChild(h('p', { class: 'panel-note warning', 'data-implausible': 'true' }, `⚠ ${flaggedNote.join('; ')}.`));
     const data = isTime ? timeColumns([...lines, ...flagged.map((f) => f.line)]) : xyColumns(xLine as Line, lines);
@@ -172,9 +172,9 @@ export function buildPlotGrid(options: PlotGridOptions): PlotGrid {
         ...flagged.map((f) => ({
           label: `${f.spec.label} (implausible)`,
           scale: f.spec.axis,
-          stroke: WARNING,
+          stroke: IMPLAUSIBLE,
           paths: () => null,
-          points: { show: true, size: 5, width: 1, fill: '#ffffff', stroke: WARNING },
+          points: { show: true, size: 6, width: 1.5, fill: '#ffffff', stroke: IMPLAUSIBLE },
           value: (_u: uPlot, v: number | null) => (v === null ? '–' : num(v)),
         })),
       ],
