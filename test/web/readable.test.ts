@@ -129,7 +129,10 @@ describe('web application: readable on every recording', function () {
       const body = await response.json();
       const model = JSON.parse(route.request().postData() ?? '{}').model as string;
       const f = body.results[0].findings;
-      if (model === 'wasserman') Object.assign(f, { vt2_time_s: f.vt1_time_s - 60, vt2_vo2_ml_min: f.vt1_vo2_ml_min - 100 });
+      if (model === 'wasserman') {
+        Object.assign(f, { vt2_time_s: f.vt1_time_s - 60, vt2_vo2_ml_min: f.vt1_vo2_ml_min - 100 });
+        f.evidence = { ...f.evidence, criteria_not_run: [{ criterion: 'PetCO2 starts to fall', missing: ['PetCO2'] }] };
+      }
       else f.evidence = { ...f.evidence, implausible: [{ code: 'vt2_precedes_vt1', detail: 'This engine’s own rule placed VT2 first.' }] };
       await route.fulfill({ response, json: body });
     });
@@ -155,6 +158,11 @@ describe('web application: readable on every recording', function () {
     expect(legend).to.contain('is placed before VT1').and.contain('This engine’s own rule placed VT2 first.');
     const table = (await page.locator('#thresholds-table').textContent()) as string;
     expect(table).to.contain('is placed before VT1').and.contain('This engine’s own rule placed VT2 first.');
+    const wasserman = page.locator('#thresholds-table td[data-role="alternative"]');
+    const criteria = (await page.locator('#thresholds-table tr', { hasText: 'Criteria that ran' }).textContent()) as string;
+    expect(criteria).to.match(/VT1:.*V-slope.*accepted/);
+    expect(await page.locator('#thresholds-table tr', { hasText: 'Criteria that could not run' }).textContent()).to.contain('PetCO2 starts to fall: needs PetCO2, not in this recording');
+    expect(await wasserman.count()).to.be.at.least(2);
     expect(await page.locator('#oscillation-caveat').textContent()).to.contain('graded sustained').and.contain('less reliable');
     expect(await page.locator('figure[data-panel="hr-o2pulse"] [data-implausible]').textContent()).to.contain('HR').and.contain('a jump of more than 40 beats/min in 2 s');
     expect(await page.locator('#panel-hr-o2pulse-text').textContent()).to.match(/HR peaks at .*implausible samples left out/);
