@@ -5,88 +5,15 @@ import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { PROJECT_ROOT } from '../../src/plugins.js';
 import { PAGE_CSP } from '../../src/server/web-page.js';
-import { DOMAIN, EOV_SHADE, READING, THRESHOLD } from '../../web/page/plot/colors.js';
+import { DOMAIN, ENGINE_COLORS, EOV_SHADE, READING } from '../../web/page/plot/colors.js';
 import { startHarness, type Harness } from '../server/harness.js';
 import { consoleErrors, launchBrowser, listen, OUTPUT_DIR, screenshot, type Browser, type Listening } from './browser.js';
+import { expectedX, lineAt, rgb, scanBand, scanPanel } from './page-helpers.js';
 
 /** The nine panels in the Wasserman order (design section 7). */
 const WASSERMAN_ORDER = [/^VE – time$/, /^HR and O2 pulse – time$/, /^VO2, VCO2 and (load|speed) – time$/, /^VE – VCO2$/, /^VCO2 and HR – VO2 \(V-slope\)$/, /^VE\/VO2 and VE\/VCO2 – time$/, /^Tidal volume – VE$/, /^RER – time$/, /^PetO2 and PetCO2 – time$/];
 const TIME_PANELS = ['ve', 'hr-o2pulse', 'vo2-vco2-load', 'equivalents', 'rer', 'pet'];
 const VENDOR_FILE = join(PROJECT_ROOT, 'formats', 'cosmed-xlsx', 'fixtures', 'pft-suite-en-breath-by-breath', 'input.xlsx');
-
-function rgb(hex: string): [number, number, number] {
-  const n = parseInt(hex.slice(1), 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-}
-
-interface ColumnScan {
-  /** Pixel columns (canvas px) where the colour fills most of the plot's height. */
-  columns: number[];
-  left: number;
-  width: number;
-  xMin: number;
-  xMax: number;
-}
-
-/** Reads a panel's canvas: the columns drawn in `color` over at least 60 % of the plot area's height. */
-function scanPanel(page: Page, panel: string, color: [number, number, number]): Promise<ColumnScan> {
-  return page.evaluate(
-    ([id, [r, g, b]]) => {
-      const fig = document.querySelector(`figure[data-panel="${id}"]`) as HTMLElement;
-      const canvas = fig.querySelector('canvas') as HTMLCanvasElement;
-      const over = (fig.querySelector('.u-over') as HTMLElement).getBoundingClientRect();
-      const box = canvas.getBoundingClientRect();
-      const k = canvas.width / box.width;
-      const left = Math.round((over.left - box.left) * k);
-      const top = Math.round((over.top - box.top) * k);
-      const width = Math.round(over.width * k);
-      const height = Math.round(over.height * k);
-      const data = (canvas.getContext('2d') as CanvasRenderingContext2D).getImageData(0, 0, canvas.width, canvas.height).data;
-      const columns: number[] = [];
-      for (let x = left; x < left + width; x++) {
-        let n = 0;
-        for (let y = top; y < top + height; y++) {
-          const i = (y * canvas.width + x) * 4;
-          if (Math.abs(data[i] - r) <= 8 && Math.abs(data[i + 1] - g) <= 8 && Math.abs(data[i + 2] - b) <= 8) n++;
-        }
-        if (n >= 0.6 * height) columns.push(x);
-      }
-      return { columns, left, width, xMin: Number(fig.dataset.xMin), xMax: Number(fig.dataset.xMax) };
-    },
-    [panel, color] as const,
-  );
-}
-
-/** Pixels of each colour in the band under a panel's time axis. */
-function scanBand(page: Page, panel: string, colors: [number, number, number][]): Promise<number[]> {
-  return page.evaluate(
-    ([id, wanted]) => {
-      const fig = document.querySelector(`figure[data-panel="${id}"]`) as HTMLElement;
-      const canvas = fig.querySelector('canvas') as HTMLCanvasElement;
-      const over = (fig.querySelector('.u-over') as HTMLElement).getBoundingClientRect();
-      const box = canvas.getBoundingClientRect();
-      const k = canvas.width / box.width;
-      const below = Math.round((over.bottom - box.top) * k);
-      const data = (canvas.getContext('2d') as CanvasRenderingContext2D).getImageData(0, below, canvas.width, canvas.height - below).data;
-      return wanted.map(([r, g, b]) => {
-        let n = 0;
-        for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i] - r) <= 3 && Math.abs(data[i + 1] - g) <= 3 && Math.abs(data[i + 2] - b) <= 3) n++;
-        return n;
-      });
-    },
-    [panel, colors] as const,
-  );
-}
-
-/** The centre (canvas px) of the line nearest to `near`: pixel column c spans c to c + 1. */
-function lineAt(scan: ColumnScan, near: number): number | null {
-  const close = scan.columns.filter((c) => Math.abs(c + 0.5 - near) <= 4);
-  return close.length ? close.reduce((a, b) => a + b, 0) / close.length + 0.5 : null;
-}
-
-function expectedX(scan: ColumnScan, t: number): number {
-  return scan.left + ((t - scan.xMin) / (scan.xMax - scan.xMin)) * scan.width;
-}
 
 describe('web application in Chromium', function () {
   this.timeout(180_000);
@@ -167,7 +94,8 @@ describe('web application in Chromium', function () {
     titles.forEach((t, i) => expect(t).to.match(WASSERMAN_ORDER[i]));
     const truth = await apiVt(await cpetId(page));
     for (const panel of TIME_PANELS) {
-      for (const [t, color] of [[truth.vt1_time_s, THRESHOLD.VT1], [truth.vt2_time_s, THRESHOLD.VT2]] as const) {
+      for (const t of [truth.vt1_time_s, truth.vt2_time_s]) {
+        const color = ENGINE_COLORS[0];
         const scan = await scanPanel(page, panel, rgb(color));
         const want = expectedX(scan, t);
         const got = lineAt(scan, want);
@@ -310,7 +238,7 @@ describe('web application in Chromium', function () {
     };
     const jsonBefore = JSON.parse((await readDownload('#export-json')).toString('utf8'));
     await page.locator('figure[data-panel="ve"]').scrollIntoViewIfNeeded();
-    const scan = await scanPanel(page, 've', rgb(THRESHOLD.VT1));
+    const scan = await scanPanel(page, 've', rgb(ENGINE_COLORS[0]));
     const canvasBox = (await page.locator('figure[data-panel="ve"] canvas').boundingBox())!;
     const overBox = (await page.locator('figure[data-panel="ve"] .u-over').boundingBox())!;
     const k = scan.width / overBox.width;
@@ -322,7 +250,7 @@ describe('web application in Chromium', function () {
     await page.mouse.up();
     const readout = (await page.locator('#reading-readout').textContent()) as string;
     expect(readout).to.match(/Reading aid at \d+:\d\d/).and.contain('VO2').and.contain('HR').and.contain('load').and.contain('of VO2peak');
-    const after = await scanPanel(page, 've', rgb(THRESHOLD.VT1));
+    const after = await scanPanel(page, 've', rgb(ENGINE_COLORS[0]));
     expect(Math.abs((lineAt(after, expectedX(after, truth.vt1_time_s)) ?? -99) - expectedX(after, truth.vt1_time_s))).to.be.at.most(1);
     const jsonAfter = JSON.parse((await readDownload('#export-json')).toString('utf8'));
     delete jsonBefore.generated_at;
@@ -368,8 +296,15 @@ describe('web application in Chromium', function () {
     await loadSample(page);
     const id = await cpetId(page);
     const all = await request(h.service.app).post(`/v1/cpet/${id}/analyze`).set('X-API-Key', key).send({}).expect(200);
+    // The button's window.print() would open Chromium's own print job, which then refuses page.pdf
+    // ("Page is already being printed"); the test counts the call and prints through page.pdf alone.
+    await page.evaluate(() => {
+      (window as unknown as { printCalls: number }).printCalls = 0;
+      window.print = () => void (window as unknown as { printCalls: number }).printCalls++;
+    });
     await page.click('#print-report');
     await page.waitForSelector('#report[data-ready="true"]', { state: 'attached' });
+    await page.waitForFunction(() => (window as unknown as { printCalls: number }).printCalls === 1);
     await page.emulateMedia({ media: 'print' });
     const report = (await page.locator('#report').textContent()) as string;
     expect(report).to.contain('Research software: the output is not a diagnosis');

@@ -6,10 +6,10 @@
 import './styles.css';
 import { createCpetClient, type UploadSummary } from '../client/index.js';
 import { byId, replace } from './dom.js';
-import { landmarkMarks, overlayState } from './overlay-state.js';
+import { engines, landmarkMarks, overlayState } from './overlay-state.js';
 import { compositeCanvas, type LegendEntry } from './plot/composite.js';
-import { DOMAIN, THRESHOLD } from './plot/colors.js';
-import { alternativeModels, ranModel, settle, type Results } from './results.js';
+import { DOMAIN, WARNING } from './plot/colors.js';
+import { alternativeModels, settle, type Results } from './results.js';
 import { DISCLAIMER } from './notes.js';
 import { errorBox } from './views/error-view.js';
 import { renderEov } from './views/eov-view.js';
@@ -169,9 +169,11 @@ async function analyse(summary: UploadSummary): Promise<void> {
 
 function legendEntries(results: Results, plot: PlotView): LegendEntry[] {
   const entries: LegendEntry[] = [];
-  const byLabel = new Map(plot.state.thresholds.map((m) => [m.label, m]));
-  if (byLabel.has('VT1') || byLabel.has('VT2')) entries.push({ color: THRESHOLD.VT1, dashed: false, text: 'VT1 / VT2 of the default model (solid)' });
-  for (const a of results.alternatives) if (byLabel.has(`VT1 ${a.model.name}`)) entries.push({ color: THRESHOLD.altVT1, dashed: true, text: `VT1 / VT2 of the alternative engine ${ranModel(a.run, 'vt') ?? a.model.name} (dashed)` });
+  for (const e of engines(results)) {
+    if (!e.findings || (e.findings.vt1_time_s === null && e.findings.vt2_time_s === null)) continue;
+    entries.push({ color: e.color, dashed: e.dashed, text: `VT1 / VT2 of the ${e.role === 'default' ? 'default model' : 'alternative engine'} ${e.ran} (${e.dashed ? 'dashed' : 'solid'})` });
+    for (const x of e.implausible) entries.push({ color: WARNING, dashed: false, text: `⚠ ${e.ran}: ${x.detail}` });
+  }
   const marks = landmarkMarks(results);
   if (marks.length) entries.push({ color: '#374151', dashed: false, text: `Landmarks: ${marks.map((m) => `${m.short} ${m.label}`).join(', ')}` });
   if (plot.state.domains) entries.push({ color: DOMAIN.heavy, dashed: false, text: `Band under the time axes: moderate (green), heavy (amber), severe (red) probability per second, ${plot.state.domains.model} ${plot.state.domains.model_version}` });

@@ -4,9 +4,10 @@
  */
 import type { VtFindings } from '../client/index.js';
 import { words } from './format.js';
-import { THRESHOLD } from './plot/colors.js';
+import { engineColor } from './plot/colors.js';
+import { exerciseEnd, implausibilities, type Implausibility } from './plausibility.js';
 import type { LandmarkMark, OverlayState, ThresholdMark } from './plot/overlays.js';
-import { envelopeOf, type Results } from './results.js';
+import { envelopeOf, ranModel, type Results } from './results.js';
 
 /** Short marker labels of the landmarks the `landmarks` metric reports (others get their own name). */
 const LANDMARK_NAMES: Record<string, [string, string]> = {
@@ -30,6 +31,11 @@ export function landmarksValue(results: Results): LandmarksValue | null {
   return m && m.status === 'ok' ? (m.value as LandmarksValue) : null;
 }
 
+/** A landmark's name for a reader. */
+export function landmarkName(key: string): string {
+  return LANDMARK_NAMES[key]?.[1] ?? words(key);
+}
+
 export function landmarkMarks(results: Results): LandmarkMark[] {
   const points = landmarksValue(results)?.points ?? {};
   return Object.entries(points)
@@ -42,27 +48,65 @@ export function landmarkMarks(results: Results): LandmarkMark[] {
     .sort((a, b) => a.t_s - b.t_s);
 }
 
-function marks(findings: VtFindings | null, colors: [string, string], dashed: boolean, suffix: string): ThresholdMark[] {
-  if (!findings) return [];
-  const out: ThresholdMark[] = [];
-  if (findings.vt1_time_s !== null) out.push({ label: `VT1${suffix}`, t_s: findings.vt1_time_s, vo2_ml_min: findings.vt1_vo2_ml_min, color: colors[0], dashed });
-  if (findings.vt2_time_s !== null) out.push({ label: `VT2${suffix}`, t_s: findings.vt2_time_s, vo2_ml_min: findings.vt2_vo2_ml_min, color: colors[1], dashed });
-  return out;
-}
-
 /** The vt findings of an envelope that is ok, else null. */
 export function vtFindings(run: Results['analyses']): VtFindings | null {
   const e = envelopeOf(run, 'vt');
   return e && e.status === 'ok' ? (e.findings as VtFindings) : null;
 }
 
+/** One threshold engine as the page shows it: its colour, its lines and what is implausible about them. */
+export interface Engine {
+  /** The model's name (the default model's included), for labels. */
+  name: string;
+  /** "name version" of the model that ran. */
+  ran: string;
+  role: 'default' | 'alternative';
+  color: string;
+  dashed: boolean;
+  run: Results['analyses'];
+  findings: VtFindings | null;
+  implausible: Implausibility[];
+}
+
+/** The default model, then each alternative engine, each in its own colour. */
+export function engines(results: Results): Engine[] {
+  const end = exerciseEnd(results.summary);
+  const runs = [{ role: 'default' as const, run: results.analyses, name: null as string | null }, ...results.alternatives.map((a) => ({ role: 'alternative' as const, run: a.run, name: a.model.name }))];
+  return runs.map(({ role, run, name }, i) => {
+    const findings = vtFindings(run);
+    const ran = ranModel(run, 'vt');
+    return {
+      name: name ?? envelopeOf(run, 'vt')?.provenance.model ?? 'default model',
+      ran: ran ?? name ?? 'default model',
+      role,
+      color: engineColor(i),
+      dashed: role === 'alternative',
+      run,
+      findings,
+      implausible: findings ? implausibilities(findings, end) : [],
+    };
+  });
+}
+
+/** An engine's lines on the plot; a line after exercise ended is left out (the page says why). */
+function marks(engine: Engine, end: number | null): ThresholdMark[] {
+  const f = engine.findings;
+  if (!f) return [];
+  const suffix = engine.role === 'default' ? '' : ` ${engine.name}`;
+  const out: ThresholdMark[] = [];
+  for (const [line, t, vo2] of [['VT1', f.vt1_time_s, f.vt1_vo2_ml_min], ['VT2', f.vt2_time_s, f.vt2_vo2_ml_min]] as const) {
+    if (t === null || (end !== null && t > end)) continue;
+    const flags = engine.implausible.filter((x) => x.lines.includes(line));
+    out.push({ label: `${line}${suffix}`, t_s: t, vo2_ml_min: vo2, color: engine.color, dashed: engine.dashed, warning: flags.length ? `⚠ ${flags.map((x) => x.short).join(', ')}` : null });
+  }
+  return out;
+}
+
 export function overlayState(results: Results): OverlayState {
+  const end = exerciseEnd(results.summary);
   return {
-    thresholds: [
-      ...marks(vtFindings(results.analyses), [THRESHOLD.VT1, THRESHOLD.VT2], false, ''),
-      ...results.alternatives.flatMap((a) => marks(vtFindings(a.run), [THRESHOLD.altVT1, THRESHOLD.altVT2], true, ` ${a.model.name}`)),
-    ],
-    landmarks: landmarkMarks(results),
+    thresholds: engines(results).flatMap((e) => marks(e, end)),
+    landmarks: landmarkMarks(results).filter((m) => end === null || m.t_s <= end),
     domains: results.domains.ok && results.domains.value.status === 'ok' ? results.domains.value : null,
     reading: null,
     shades: [],

@@ -19,13 +19,23 @@ export const SERIES = {
   cho: '#1d4ed8',
 } as const;
 
-/** The default model's VT1 and VT2 (solid) and the alternative engine's (dashed). */
-export const THRESHOLD = {
-  VT1: '#d95f02',
-  VT2: '#7570b3',
-  altVT1: '#a6761d',
-  altVT2: '#e7298a',
-} as const;
+/**
+ * One colour per threshold engine, used for both of its lines (VT1 and VT2 are told apart by their
+ * labels): the default model first, then each alternative engine in the order the service lists them.
+ * None is a series colour, the reading line's or a landmark's (Dark2 palette, colour-blind safe).
+ */
+export const ENGINE_COLORS = ['#d95f02', '#7570b3', '#e7298a', '#a6761d', '#1b9e77'] as const;
+
+/** The colour of the i-th engine (0 the default model); engines past the palette reuse it, dashed apart. */
+export function engineColor(i: number): string {
+  return ENGINE_COLORS[i % ENGINE_COLORS.length];
+}
+
+/** The warning sign's colour beside an implausibly placed line. */
+export const WARNING = '#b91c1c';
+
+/** Samples the service flagged as implausible (HR and what derives from it): no series, engine or warning uses it. */
+export const IMPLAUSIBLE = '#9333ea';
 
 /** The reading line's own colour (nothing else is drawn in it, so an export can be checked for it). */
 export const READING = '#52525b';

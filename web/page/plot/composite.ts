@@ -56,12 +56,16 @@ function draw(grid: PlotGrid, title: string, legend: LegendEntry[], footer: stri
   const cellH = CELL_H * px;
   const titleH = 20 * px;
   const headerH = 28 * px;
-  const legendH = (legend.length * 16 + 40) * px;
   const rows = Math.ceil(grid.panels.length / COLUMNS);
   const canvas = document.createElement('canvas');
   canvas.width = cellW * COLUMNS;
-  canvas.height = headerH + rows * (cellH + titleH) + legendH;
   const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
+  // The legend and footer wrap to the image's width; their lines decide its height.
+  ctx.font = `${11 * px}px system-ui, sans-serif`;
+  const legendLines = legend.map((entry) => wrap(ctx, entry.text, canvas.width - 44 * px));
+  const footerLines = wrap(ctx, footer, canvas.width - 16 * px);
+  const legendH = (legendLines.flat().length * 16 + footerLines.length * 15 + 20) * px;
+  canvas.height = headerH + rows * (cellH + titleH) + legendH;
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, canvas.width, canvas.height);
   ctx.fillStyle = '#111827';
@@ -89,16 +93,18 @@ function draw(grid: PlotGrid, title: string, legend: LegendEntry[], footer: stri
   });
   let y = headerH + rows * (cellH + titleH) + 10 * px;
   ctx.font = `${11 * px}px system-ui, sans-serif`;
-  for (const entry of legend) {
+  legend.forEach((entry, i) => {
     ctx.fillStyle = entry.color;
     if (entry.dashed) for (let k = 0; k < 3; k++) ctx.fillRect(8 * px + k * 8 * px, y - 1 * px, 5 * px, 3 * px);
     else ctx.fillRect(8 * px, y - 1 * px, 21 * px, 3 * px);
     ctx.fillStyle = '#111827';
-    ctx.fillText(entry.text, 36 * px, y);
-    y += 16 * px;
-  }
+    for (const line of legendLines[i]) {
+      ctx.fillText(line, 36 * px, y);
+      y += 16 * px;
+    }
+  });
   ctx.fillStyle = '#7f1d1d';
-  for (const line of wrap(ctx, footer, canvas.width - 16 * px)) {
+  for (const line of footerLines) {
     ctx.fillText(line, 8 * px, y + 2 * px);
     y += 15 * px;
   }

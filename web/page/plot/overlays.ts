@@ -1,12 +1,13 @@
 /**
  * What the plot draws over the data, on the panels' own canvases (so a PNG export carries it):
- * VT1 and VT2 of the default model (solid) and of the alternative engine (dashed), the landmarks as
- * markers, the reading line (a reading aid, drawn dotted and labelled as such), shaded EOV events,
- * and under the time axis the per-second domain band.
+ * VT1 and VT2 of each engine in its own colour (the default model solid, alternative engines dashed),
+ * a warning beside a line placed implausibly, the landmarks as markers, the reading line (a reading
+ * aid, drawn dotted and labelled as such), shaded EOV events, and under the time axis the per-second
+ * domain band. Labels are stacked in rows so that no two overlap, on screen and in every export.
  */
 import uPlot from 'uplot';
 import type { DomainsOk } from '../../client/index.js';
-import { DOMAIN, EOV_SHADE, LANDMARK, READING } from './colors.js';
+import { DOMAIN, EOV_SHADE, LANDMARK, READING, WARNING } from './colors.js';
 
 export interface ThresholdMark {
   label: string;
@@ -14,6 +15,17 @@ export interface ThresholdMark {
   vo2_ml_min: number | null;
   color: string;
   dashed: boolean;
+  /** A few words drawn beside the label in the warning colour when the line was placed implausibly. */
+  warning?: string | null;
+}
+
+/** A label as drawn, in CSS px of the panel's canvas (kept on the panel for the layout tests). */
+export interface LabelBox {
+  text: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
 }
 
 export interface LandmarkMark {
@@ -46,6 +58,43 @@ export type XOf = (t_s: number, vo2_ml_min: number | null) => number | null;
 export const AXIS_PX = 30;
 export const BAND_GAP_PX = 2;
 export const BAND_PX = 12;
+
+/** Label text in CSS px; a row holds one line of labels with a gap above the next. */
+const LABEL_FONT_PX = 10;
+const LABEL_ROW_PX = 12;
+const LABEL_GAP_PX = 3;
+
+/**
+ * Places labels in rows from the top of the plot area: each goes in the first row where it clears
+ * every label already there, so no two labels ever share pixels, however close their lines are.
+ * `x0`/`x1` bound a label's preferred span; `flip` is the span on the other side of its line, used
+ * when the preferred one would run out of the plot area.
+ */
+class LabelRows {
+  private rows: [number, number][][] = [];
+  constructor(
+    private readonly left: number,
+    private readonly right: number,
+    private readonly top: number,
+    private readonly bottom: number,
+  ) {}
+
+  place(span: [number, number], flip: [number, number] | null, gap: number, rowPx: number): { x: number; row: number } | null {
+    let [x0, x1] = span;
+    if (x1 > this.right && flip) [x0, x1] = flip;
+    // Still past an edge (a label near it, or wider than the room beside its line): slide it inside.
+    if (x1 > this.right) [x0, x1] = [this.right - (x1 - x0), this.right];
+    if (x0 < this.left) [x0, x1] = [this.left, this.left + (x1 - x0)];
+    for (let row = 0; this.top + (row + 1) * rowPx <= this.bottom; row++) {
+      const taken = (this.rows[row] ??= []);
+      if (taken.every(([a, b]) => x1 + gap <= a || x0 >= b + gap)) {
+        taken.push([x0, x1]);
+        return { x: x0, row };
+      }
+    }
+    return null;
+  }
+}
 
 /** A crisp vertical line centred on x: it starts on a whole pixel, so no column is half-covered. */
 function verticalLine(ctx: CanvasRenderingContext2D, x: number, top: number, height: number, width: number, dash: number[] | null): void {
@@ -118,12 +167,40 @@ export function overlayPlugin(state: OverlayState, xOf: XOf, band: boolean): uPl
           ctx.fillStyle = s.strong ? EOV_SHADE.strong : EOV_SHADE.weak;
           ctx.fillRect(a, top, b - a, height);
         }
-        ctx.font = `${10 * px}px system-ui, sans-serif`;
-        ctx.textAlign = 'center';
+        ctx.font = `${LABEL_FONT_PX * px}px system-ui, sans-serif`;
         ctx.textBaseline = 'top';
-        state.landmarks.forEach((m, i) => {
-          const x = pos(m.t_s, m.vo2_ml_min);
-          if (x === null) return;
+        ctx.textAlign = 'left';
+        // Landmark markers hang from the top edge; every label goes in rows below them.
+        const rows = new LabelRows(left, left + width, top + 9 * px, top + height);
+        const boxes: LabelBox[] = [];
+        const label = (text: string, warning: string | null, span: (w: number) => [number, number], flip: ((w: number) => [number, number]) | null, color: string) => {
+          const main = ctx.measureText(text).width;
+          const extra = warning ? ctx.measureText(` ${warning}`).width : 0;
+          const w = Math.ceil(main + extra);
+          const at = rows.place(span(w), flip ? flip(w) : null, LABEL_GAP_PX * px, LABEL_ROW_PX * px);
+          if (!at) return;
+          const y = top + 9 * px + at.row * LABEL_ROW_PX * px;
+          ctx.fillStyle = '#ffffffcc';
+          ctx.fillRect(at.x, y, w, LABEL_FONT_PX * px + 1 * px);
+          ctx.fillStyle = color;
+          ctx.fillText(text, at.x, y);
+          if (warning) {
+            ctx.fillStyle = WARNING;
+            ctx.fillText(` ${warning}`, at.x + main, y);
+          }
+          boxes.push({ text: warning ? `${text} ${warning}` : text, x: at.x / px, y: y / px, w: w / px, h: LABEL_FONT_PX });
+        };
+        // Dashed lines first, so the default model's solid line stays whole on top.
+        const lines = [...state.thresholds].sort((a, b) => Number(b.dashed) - Number(a.dashed));
+        const placed = lines.map((m) => ({ m, x: pos(m.t_s, m.vo2_ml_min) }));
+        for (const { m, x } of placed) {
+          if (x === null) continue;
+          ctx.fillStyle = m.color;
+          verticalLine(ctx, x, top, height, 2 * px, m.dashed ? [6 * px, 4 * px] : null);
+        }
+        const marks = state.landmarks.map((m) => ({ m, x: pos(m.t_s, m.vo2_ml_min) }));
+        for (const { x } of marks) {
+          if (x === null) continue;
           ctx.fillStyle = LANDMARK;
           ctx.beginPath();
           ctx.moveTo(x - 4 * px, top);
@@ -131,27 +208,26 @@ export function overlayPlugin(state: OverlayState, xOf: XOf, band: boolean): uPl
           ctx.lineTo(x, top + 7 * px);
           ctx.closePath();
           ctx.fill();
-          ctx.fillText(m.short, x, top + (8 + (i % 3) * 10) * px);
-        });
-        ctx.textAlign = 'left';
-        // The alternative engine's dashed lines first, so the default model's line stays whole on top.
-        for (const m of [...state.thresholds].sort((a, b) => Number(b.dashed) - Number(a.dashed))) {
-          const x = pos(m.t_s, m.vo2_ml_min);
+        }
+        // Threshold labels take the top rows (the default model's first), landmarks the rows left.
+        const byImportance = [...placed].sort((a, b) => Number(a.m.dashed) - Number(b.m.dashed) || (a.x ?? 0) - (b.x ?? 0));
+        for (const { m, x } of byImportance) {
           if (x === null) continue;
-          ctx.fillStyle = m.color;
-          verticalLine(ctx, x, top, height, 2 * px, m.dashed ? [6 * px, 4 * px] : null);
-          ctx.textBaseline = m.dashed ? 'bottom' : 'top';
-          ctx.fillText(m.label, x + 3 * px, m.dashed ? top + height - 2 * px : top + 2 * px);
+          label(m.label, m.warning ?? null, (w) => [x + 3 * px, x + 3 * px + w], (w) => [x - 3 * px - w, x - 3 * px], m.color);
+        }
+        for (const { m, x } of [...marks].sort((a, b) => (a.x ?? 0) - (b.x ?? 0))) {
+          if (x === null) continue;
+          label(m.short, null, (w) => [x - w / 2, x + w / 2], null, LANDMARK);
         }
         if (state.reading !== null) {
           const x = pos(state.reading, null);
           if (x !== null) {
             ctx.fillStyle = READING;
             verticalLine(ctx, x, top, height, 1 * px, [2 * px, 3 * px]);
-            ctx.textBaseline = 'bottom';
-            ctx.fillText('reading aid', x + 3 * px, top + height - 14 * px);
+            label('reading aid', null, (w) => [x + 3 * px, x + 3 * px + w], (w) => [x - 3 * px - w, x - 3 * px], READING);
           }
         }
+        u.root.dataset.labels = JSON.stringify(boxes);
         ctx.restore();
         if (band && state.domains && state.domains.t_s.length > 1) drawBand(u, state.domains, px);
       },

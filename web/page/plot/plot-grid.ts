@@ -8,6 +8,7 @@ import uPlot from 'uplot';
 import type { SeriesResponse, UploadSummary } from '../../client/index.js';
 import { h } from '../dom.js';
 import { clock, num } from '../format.js';
+import { IMPLAUSIBLE } from './colors.js';
 import { AXIS_PX, BAND_GAP_PX, BAND_PX, overlayPlugin, type OverlayState, type XOf } from './overlays.js';
 import { panelSpecs, type PanelSpec } from './panel-specs.js';
 import { lineOf, meanAround, timeColumns, xyColumns, type Line } from './series-data.js';
@@ -62,6 +63,26 @@ function missingReason(summary: UploadSummary, names: string[]): string {
   return reasons.length ? `Not in this recording: ${[...new Set(reasons)].join('; ')}.` : 'No samples to plot.';
 }
 
+/** A chart in words for screen readers and the printed report: each series' range and peak, and the lines drawn. */
+export function chartText(title: string, lines: (Line | null)[], labels: string[], state: OverlayState): string {
+  const series = lines.flatMap((l, i) => {
+    if (!l) return [];
+    let k = 0;
+    for (let j = 1; j < l.v.length; j++) if (l.v[j] > l.v[k]) k = j;
+    const unit = l.unit && l.unit !== 'ratio' ? ` ${l.unit}` : '';
+    const flagged = l.implausible ? ` (${l.implausible.t.length} implausible samples left out)` : '';
+    return [`${labels[i]} peaks at ${num(l.v[k])}${unit} at ${clock(l.t[k])}${flagged}`];
+  });
+  const thresholds = state.thresholds.map((m) => `${m.label} at ${clock(m.t_s)}${m.vo2_ml_min !== null ? ` (VO2 ${num(m.vo2_ml_min)} mL/min)` : ''}${m.warning ? `, ${m.warning.replace('⚠', 'warning:')}` : ''}`);
+  const landmarks = state.landmarks.map((m) => `${m.label} at ${clock(m.t_s)}`);
+  return [
+    `${title}.`,
+    series.length ? `${series.join('; ')}.` : '',
+    thresholds.length ? `Thresholds drawn: ${thresholds.join('; ')}.` : 'No threshold is drawn.',
+    landmarks.length ? `Landmarks: ${landmarks.join('; ')}.` : '',
+  ].filter(Boolean).join(' ');
+}
+
 function axisLabel(lines: (Line | null)[], specs: PanelSpec['series'], axis: 'y' | 'y2'): string {
   const on = specs.map((s, i) => ({ s, line: lines[i] })).filter((x) => x.s.axis === axis && x.line);
   const unit = on[0]?.line?.unit;
@@ -93,7 +114,7 @@ export function buildPlotGrid(options: PlotGridOptions): PlotGrid {
   };
 
   specs.forEach((spec, index) => {
-    const figure = h('figure', { class: 'panel', 'data-panel': spec.id, 'data-x': spec.x === 'time' ? 'time' : spec.x, 'aria-labelledby': `panel-${spec.id}-title` });
+    const figure = h('figure', { class: 'panel', 'data-panel': spec.id, 'data-x': spec.x === 'time' ? 'time' : spec.x, 'aria-labelledby': `panel-${spec.id}-title`, 'aria-describedby': `panel-${spec.id}-text` });
     figure.appendChild(h('figcaption', { id: `panel-${spec.id}-title` }, h('span', { class: 'panel-no', 'aria-hidden': 'true' }, String(index + 1)), ` ${spec.title}`));
     element.appendChild(figure);
     const isTime = spec.x === 'time';
@@ -105,13 +126,24 @@ export function buildPlotGrid(options: PlotGridOptions): PlotGrid {
     const panel: Panel = { spec, figure, chart: null, xOf };
     panels.push(panel);
     if ((!isTime && !xLine) || lines.every((l) => l === null)) {
-      figure.appendChild(h('p', { class: 'panel-empty' }, missingReason(summary, [...(isTime ? [] : [spec.x]), ...spec.series.map((s) => s.name)])));
+      figure.appendChild(h('p', { class: 'panel-empty', id: `panel-${spec.id}-text` }, missingReason(summary, [...(isTime ? [] : [spec.x]), ...spec.series.map((s) => s.name)])));
       drawn++;
       return;
     }
+    figure.appendChild(h('p', { class: 'chart-text', id: `panel-${spec.id}-text` }, chartText(spec.title, lines, spec.series.map((x) => x.label), state)));
     const absent = spec.series.filter((_, i) => !lines[i]);
     if (absent.length) figure.appendChild(h('p', { class: 'panel-note' }, missingReason(summary, absent.map((s) => s.name))));
-    const data = isTime ? timeColumns(lines) : xyColumns(xLine as Line, lines);
+    // Flagged samples (implausible HR and what derives from it) are drawn apart, as hollow points in their own colour.
+    const flagged = spec.series.flatMap((x, i) => {
+      const bad = lines[i]?.implausible;
+      return bad && isTime ? [{ spec: x, line: { name: `${x.name} implausible`, unit: (lines[i] as Line).unit, t: bad.t, v: bad.v } }] : [];
+    });
+    const flaggedNote = spec.series.flatMap((x, i) => {
+      const bad = lines[i]?.implausible;
+      return bad ? [`${x.label}: ${bad.t.length} samples flagged as implausible (${bad.reason})${isTime ? ', drawn as hollow purple points' : ''} and left out of the line and of every value read from it`] : [];
+    });
+    if (flaggedNote.length) figure.appendChild(h('p', { class: 'panel-note warning', 'data-implausible': 'true' }, `⚠ ${flaggedNote.join('; ')}.`));
+    const data = isTime ? timeColumns([...lines, ...flagged.map((f) => f.line)]) : xyColumns(xLine as Line, lines);
     const hasY2 = spec.series.some((s, i) => s.axis === 'y2' && lines[i]);
     const xUnit = xLine?.unit;
     const opts: uPlot.Options = {
@@ -136,6 +168,14 @@ export function buildPlotGrid(options: PlotGridOptions): PlotGrid {
           spanGaps: true,
           value: (_u: uPlot, v: number | null) => (v === null ? '–' : num(v)),
           ...(isTime ? { points: { show: false } } : { paths: () => null, points: { show: true, size: 3, width: 0, fill: s.color, stroke: s.color } }),
+        })),
+        ...flagged.map((f) => ({
+          label: `${f.spec.label} (implausible)`,
+          scale: f.spec.axis,
+          stroke: IMPLAUSIBLE,
+          paths: () => null,
+          points: { show: true, size: 6, width: 1.5, fill: '#ffffff', stroke: IMPLAUSIBLE },
+          value: (_u: uPlot, v: number | null) => (v === null ? '–' : num(v)),
         })),
       ],
       cursor: isTime ? { sync: { key: 'cpet-time', setSeries: false }, drag: { x: true, y: false } } : { drag: { x: true, y: false } },

@@ -11,21 +11,31 @@ export interface Line {
   unit: string;
   t: number[];
   v: number[];
+  /** Samples the service flagged as physiologically implausible, kept out of t and v, and why. */
+  implausible?: { t: number[]; v: number[]; reason: string };
 }
 
-/** One series of the answer, with samples the service sent as null left out. */
+/**
+ * One series of the answer, with samples the service sent as null left out. Samples flagged in the
+ * channel's `implausible` (one boolean per sample, with `implausible_reason`) are set apart, so a
+ * plot draws them as flagged points and every reading of the line leaves them out.
+ */
 export function lineOf(series: SeriesResponse | null, name: string): Line | null {
-  const s = series?.series[name];
+  const s = series?.series[name] as (SeriesResponse['series'][string] & { implausible?: unknown; implausible_reason?: unknown }) | undefined;
   if (!s) return null;
+  const flags = Array.isArray(s.implausible) && s.implausible.length === s.values.length ? (s.implausible as unknown[]) : null;
   const t: number[] = [];
   const v: number[] = [];
+  const bad = { t: [] as number[], v: [] as number[] };
   s.values.forEach((x, i) => {
-    if (x !== null && Number.isFinite(x)) {
-      t.push(s.t_s[i]);
-      v.push(x);
-    }
+    if (x === null || !Number.isFinite(x)) return;
+    const into = flags?.[i] === true ? bad : { t, v };
+    into.t.push(s.t_s[i]);
+    into.v.push(x);
   });
-  return t.length ? { name, unit: s.unit, t, v } : null;
+  if (!t.length) return null;
+  const reason = typeof s.implausible_reason === 'string' ? s.implausible_reason : 'physiologically implausible values';
+  return { name, unit: s.unit, t, v, ...(bad.t.length ? { implausible: { ...bad, reason } } : {}) };
 }
 
 /** Index of the last sample at or before t (-1 before the first). */

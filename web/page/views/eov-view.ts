@@ -71,7 +71,11 @@ export function renderEov(section: HTMLElement, results: Results): uPlot | null 
     return null;
   }
   const f = envelope.findings as EovFindings;
-  const host = h('div', { class: 'eov-plot', 'aria-label': 'VE against time, oscillation events shaded' });
+  const ve = lineOf(results.series.ok ? results.series.value : null, 'VE');
+  const peak = ve ? ve.v.reduce((k, v, i) => (v > ve.v[k] ? i : k), 0) : -1;
+  const events = (f.events ?? []).filter((e) => e.t_start !== undefined && e.t_end !== undefined).map((e) => `${clock(e.t_start as number)} to ${clock(e.t_end as number)}`);
+  const description = `VE against time${ve ? `; VE peaks at ${num(ve.v[peak])} L/min at ${clock(ve.t[peak])}` : ''}. ${events.length ? `Oscillation events shaded: ${events.join(', ')}.` : 'No oscillation event is shaded.'} Grade: ${f.grade}.`;
+  const host = h('div', { class: 'eov-plot', role: 'img', 'aria-label': 'VE against time, oscillation events shaded', 'aria-describedby': 'eov-chart-text' });
   replace(
     section,
     title,
@@ -79,6 +83,7 @@ export function renderEov(section: HTMLElement, results: Results): uPlot | null 
     h('p', { class: 'headline' }, h('strong', {}, f.headline ?? `Grade: ${f.grade}`)),
     f.summary ? h('p', {}, f.summary) : null,
     host,
+    h('p', { class: 'chart-text', id: 'eov-chart-text' }, description),
     h('p', { class: 'help' }, 'Shaded: oscillation events (darker: the strongest).'),
     facts([
       ['Grade', f.grade],

@@ -11,6 +11,23 @@ function json(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
 
+/** What a route of the API is, for a reader of this page (the API's own wording names routes). */
+const ROUTES: [RegExp, string][] = [
+  [/^\/v1\/cpet(\/content)?$/, 'the upload on this page'],
+  [/^\/v1\/uploads/, 'a new upload link'],
+  [/^\/v1\/web\/session$/, 'the key form on this page'],
+];
+
+/**
+ * An API message in the page's words: a route becomes what it does here, a JSON path ("in
+ * context.recovery") the place on the page where that part is shown. The API keeps its wording.
+ */
+export function plain(message: string): string {
+  return message
+    .replace(/\b(?:GET|POST|PUT|PATCH|DELETE)\s+(\/v1\/[\w/{}.-]*\w)/g, (_m, route: string) => ROUTES.find(([re]) => re.test(route))?.[1] ?? 'the service')
+    .replace(/\b(?:in\s+)?context\.\w+/g, 'below');
+}
+
 function recoveryView(context: Context): HTMLElement[] {
   const recovery = context.recovery as { format?: string; filename_extension?: string; description?: string; schema?: unknown; example?: unknown } | undefined;
   const candidates = (context.candidates as { format: string; score: number; reasons: string[] }[] | undefined) ?? [];
@@ -23,9 +40,9 @@ function recoveryView(context: Context): HTMLElement[] {
   }
   if (recovery) {
     out.push(h('p', { class: 'recovery-lead' }, `What would work: convert the recording into the canonical JSON shape (format ${recovery.format ?? 'canonical-json'}, a ${recovery.filename_extension ?? '.json'} file) and upload that.`));
-    if (recovery.description) out.push(h('p', {}, recovery.description));
+    if (recovery.description) out.push(h('p', {}, plain(recovery.description)));
     out.push(
-      h('details', { class: 'recovery', open: true }, h('summary', {}, 'Example of the canonical shape'), h('pre', { tabindex: 0 }, json(recovery.example))),
+      h('details', { class: 'recovery', open: true }, h('summary', {}, 'Example of the canonical shape'), h('pre', { tabindex: 0, 'data-code-sample': 'true' }, json(recovery.example))),
       h('details', { class: 'recovery' }, h('summary', {}, 'JSON Schema of the canonical shape'), h('pre', { tabindex: 0 }, json(recovery.schema))),
     );
   }
@@ -37,20 +54,23 @@ export function contextView(code: string, context: Context): HTMLElement[] {
   if (code === 'UNSUPPORTED_FORMAT') return recoveryView(context);
   const out: HTMLElement[] = [];
   const errors = context.errors as { loc: (string | number)[]; msg: string }[] | undefined;
-  if (Array.isArray(errors)) out.push(h('ul', {}, errors.map((e) => h('li', {}, `${e.loc.join('.')}: ${e.msg}`))));
+  if (Array.isArray(errors)) out.push(h('ul', {}, errors.map((e) => h('li', {}, plain(e.msg)))));
   if (Array.isArray(context.missing)) out.push(h('p', {}, `Missing: ${(context.missing as string[]).join(', ')}${Array.isArray(context.required) ? `; needed: ${(context.required as string[]).join(', ')}` : ''}.`));
-  if (Array.isArray(context.available)) out.push(h('p', {}, `Available: ${(context.available as unknown[]).map((a) => (typeof a === 'string' ? a : (a as { name?: string }).name ?? json(a))).join(', ')}.`));
+  if (Array.isArray(context.available)) out.push(h('p', {}, `Available: ${(context.available as unknown[]).map((a) => (typeof a === 'string' ? a : (a as { name?: string }).name ?? '')).filter(Boolean).join(', ')}.`));
   if (typeof context.retry_after_s === 'number') out.push(h('p', {}, `Try again in ${context.retry_after_s} s.`));
   if (typeof context.monthly_limit === 'number') out.push(h('p', {}, `Monthly limit ${context.monthly_limit} units; used ${String(context.units_used ?? '?')} in ${String(context.month ?? 'this month')}.`));
-  if (context.where && typeof context.where === 'object') out.push(h('p', {}, `Where: ${Object.entries(context.where as Context).map(([k, v]) => `${k} ${String(v)}`).join(', ')}.`));
-  if (Object.keys(context).length) out.push(h('details', { class: 'context' }, h('summary', {}, 'Full context'), h('pre', { tabindex: 0 }, json(context))));
   return out;
+}
+
+/** The code and the whole context as the API sent them, folded away: for a bug report, not for reading. */
+function technical(code: string, context: Context): HTMLElement {
+  return h('details', { class: 'context' }, h('summary', {}, 'Technical details'), h('pre', { tabindex: 0 }, json({ error: code, context })));
 }
 
 /** A failed request: its code, message and context; anything else (the network) by its message. */
 export function errorBox(title: string, error: unknown): HTMLElement {
   if (error instanceof CpetApiError) {
-    return h('div', { class: 'error-box', 'data-error': error.code }, h('h3', {}, title), h('p', {}, h('code', {}, error.code), ' ', error.message), contextView(error.code, error.context));
+    return h('div', { class: 'error-box', 'data-error': error.code }, h('h3', {}, title), h('p', {}, plain(error.message)), contextView(error.code, error.context), technical(error.code, error.context));
   }
   const message = error instanceof Error ? error.message : String(error);
   return h('div', { class: 'error-box', 'data-error': 'NETWORK' }, h('h3', {}, title), h('p', {}, message));
@@ -62,7 +82,8 @@ export function refusalBox(envelope: Envelope): HTMLElement {
   return h(
     'div',
     { class: 'error-box refusal', 'data-error': code },
-    h('p', {}, h('code', {}, code), ' ', envelope.message ?? 'The recording cannot support this analysis.'),
+    h('p', {}, plain(envelope.message ?? 'The recording cannot support this analysis.')),
     contextView(code, (envelope.context ?? {}) as Context),
+    technical(code, (envelope.context ?? {}) as Context),
   );
 }

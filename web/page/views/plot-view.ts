@@ -6,13 +6,14 @@
 import { CpetApiError } from '../../client/index.js';
 import { h, heading, replace } from '../dom.js';
 import { clock, num, pct } from '../format.js';
-import { landmarksValue, vtFindings } from '../overlay-state.js';
-import { DOMAIN, READING, THRESHOLD } from '../plot/colors.js';
+import { engines, landmarkName, landmarksValue, vtFindings } from '../overlay-state.js';
+import { DOMAIN, READING } from '../plot/colors.js';
 import type { OverlayState } from '../plot/overlays.js';
 import { buildPlotGrid, type PlotGrid } from '../plot/plot-grid.js';
 import { lineOf, meanAround } from '../plot/series-data.js';
-import { ranModel, type Results } from '../results.js';
-import { errorBox } from './error-view.js';
+import { exerciseEnd } from '../plausibility.js';
+import type { Results } from '../results.js';
+import { errorBox, plain } from './error-view.js';
 
 /** Reading-aid values are 30-s means of the plotted series around the line. */
 const READING_HALF_WIDTH_S = 15;
@@ -23,21 +24,28 @@ function swatch(color: string, dashed = false): HTMLElement {
 
 function legend(results: Results, state: OverlayState): HTMLElement {
   const items: HTMLElement[] = [];
-  const placed = (f: ReturnType<typeof vtFindings>) => (f && (f.vt1_time_s !== null || f.vt2_time_s !== null) ? '' : ': none placed in this recording (see Ventilatory thresholds)');
-  const def = results.analyses.ok ? results.analyses.value.results.find((e) => e.analysis === 'vt') : undefined;
-  if (def?.status === 'ok') items.push(h('li', {}, swatch(THRESHOLD.VT1), swatch(THRESHOLD.VT2), ` VT1 and VT2, ${def.provenance.model} ${def.provenance.model_version ?? ''} (default model, solid)${placed(vtFindings(results.analyses))}`));
-  for (const a of results.alternatives) {
-    if (vtFindings(a.run)) items.push(h('li', {}, swatch(THRESHOLD.altVT1, true), swatch(THRESHOLD.altVT2, true), ` VT1 and VT2, ${ranModel(a.run, 'vt') ?? a.model.name} (alternative engine, dashed)${placed(vtFindings(a.run))}`));
+  for (const e of engines(results)) {
+    if (!e.findings) continue;
+    const none = e.findings.vt1_time_s === null && e.findings.vt2_time_s === null ? ': none placed in this recording (see Ventilatory thresholds)' : '';
+    items.push(
+      h(
+        'li',
+        { 'data-engine': e.name, 'data-color': e.color },
+        swatch(e.color, e.dashed),
+        ` VT1 and VT2, ${e.ran} (${e.role === 'default' ? 'default model, solid' : 'alternative engine, dashed'})${none}`,
+        e.implausible.length ? h('ul', { class: 'warnings' }, e.implausible.map((x) => h('li', { class: 'warning', 'data-code': x.code }, `⚠ ${x.detail}`))) : null,
+      ),
+    );
   }
   if (state.landmarks.length) items.push(h('li', {}, '▼ landmarks (corroborate a model, never override it): ', state.landmarks.map((m) => `${m.short} ${m.label}`).join(', ')));
   const notFound = landmarksValue(results)?.not_found ?? {};
-  if (Object.keys(notFound).length) items.push(h('li', {}, 'Landmarks not placed: ', Object.entries(notFound).map(([k, why]) => `${k} (${why})`).join('; ')));
+  if (Object.keys(notFound).length) items.push(h('li', {}, 'Landmarks not placed: ', Object.entries(notFound).map(([k, why]) => `${landmarkName(k)} (${why})`).join('; ')));
   if (!results.domains.ok) {
     const e = results.domains.error;
-    items.push(h('li', {}, 'No domain band: ', e instanceof CpetApiError ? `${e.code}: ${e.message}` : String(e)));
+    items.push(h('li', {}, 'No domain band: ', e instanceof CpetApiError ? plain(e.message) : String(e)));
   } else if (results.domains.value.status === 'not_analysable') {
     const d = results.domains.value;
-    items.push(h('li', {}, 'No domain band: ', `${d.error}: ${d.message}`));
+    items.push(h('li', {}, 'No domain band: ', plain(d.message)));
   }
   if (state.domains) {
     items.push(
@@ -56,6 +64,9 @@ export interface PlotView {
 
 export function renderPlot(section: HTMLElement, results: Results, state: OverlayState): PlotView | null {
   section.hidden = false;
+  const end = exerciseEnd(results.summary);
+  if (end === null) delete section.dataset.exerciseEnd;
+  else section.dataset.exerciseEnd = String(end);
   if (!results.series.ok) {
     replace(section, heading('plot-title', 'Wasserman nine-panel plot'), errorBox('The series for the plot could not be read', results.series.error));
     return null;

@@ -97,7 +97,17 @@ export function renderSubstrate(section: HTMLElement, results: Results): { destr
   }
   const f = envelope.findings as SubstrateFindings;
   const hasWatts = (f.windows ?? []).some((w: SubstrateWindow) => typeof w.load_w === 'number' && w.load_w > 0) && results.summary.load.channel === 'Load';
-  const host = h('div', { class: 'substrate-plot', 'aria-label': 'Fat and carbohydrate oxidation against intensity' });
+  const windows = f.windows ?? [];
+  const fatPeak = windows.reduce<SubstrateWindow | null>((best, w) => (typeof w.fat_g_min === 'number' && w.fat_valid !== false && (!best || w.fat_g_min > (best.fat_g_min ?? -Infinity)) ? w : best), null);
+  const choPeak = windows.reduce<SubstrateWindow | null>((best, w) => (typeof w.cho_g_min === 'number' && (!best || w.cho_g_min > (best.cho_g_min ?? -Infinity)) ? w : best), null);
+  const description = [
+    `Fat and carbohydrate oxidation against intensity, ${windows.length} windows.`,
+    fatPeak ? `Fat peaks at ${num(fatPeak.fat_g_min)} g/min at ${num(fatPeak.pct_vo2peak)} % of VO2peak.` : '',
+    choPeak ? `Carbohydrate peaks at ${num(choPeak.cho_g_min)} g/min at ${num(choPeak.pct_vo2peak)} % of VO2peak.` : '',
+    `FATMAX: ${fatmaxText(f)}`,
+    `Crossover: ${crossoverText(f)}.`,
+  ].filter(Boolean).join(' ');
+  const host = h('div', { class: 'substrate-plot', role: 'img', 'aria-label': 'Fat and carbohydrate oxidation against intensity', 'aria-describedby': 'substrate-chart-text' });
   let plot: uPlot | null = null;
   const draw = (axis: Axis) => {
     plot?.destroy();
@@ -117,6 +127,7 @@ export function renderSubstrate(section: HTMLElement, results: Results): { destr
     title,
     axisChoice,
     host,
+    h('p', { class: 'chart-text', id: 'substrate-chart-text' }, description),
     facts([
       ['FATMAX', fatmaxText(f)],
       ['Crossover', crossoverText(f)],

@@ -61,7 +61,8 @@ export function renderSummary(section: HTMLElement, summary: UploadSummary): voi
       : h('p', {}, 'None: the cart stored no thresholds in this file.'),
     h('h3', {}, 'Parser flags'),
     summary.parser_flags.length
-      ? h('ul', { class: 'flags' }, summary.parser_flags.map((f) => h('li', {}, h('strong', {}, words(f.code)), `: ${f.detail}`)))
+      ? // A flag's detail quotes the file's own column names, which stay as the file spells them.
+        h('ul', { class: 'flags', 'data-quotes-file': 'true' }, summary.parser_flags.map((f) => h('li', {}, h('strong', {}, words(f.code)), `: ${f.detail}`)))
       : h('p', {}, 'None: nothing was repaired or assumed while reading.'),
   );
   section.hidden = false;
