@@ -954,7 +954,7 @@ export interface components {
             notes: string[];
             error?: components["schemas"]["RefusalCode"];
             message?: string;
-            /** @description What was needed, e.g. `required` and `missing` channel lists for MISSING_CHANNEL. */
+            /** @description What was needed, e.g. `required` and `missing` channel lists for MISSING_CHANNEL; vt's MISSING_CHANNEL adds `alternatives` (model, model_version, surface `web`, requires, note) when the web application's alternative engine can read the file. */
             context?: {
                 [key: string]: unknown;
             };
