@@ -22,16 +22,38 @@ export type InputCheck =
   | { ok: true; test: PreparedTest; exercise_start_index: number; notes: string[] }
   | { ok: false; error: RefusalCode; message: string; context: Record<string, unknown> };
 
-/** Checks a recording against a model's inputs and prepares the 1-Hz test when it passes. */
-export function checkInput(rec: Recording, inputs: readonly ChannelName[]): InputCheck {
+/** Another model a refused recording could be read by (the web application's alternative engine). */
+export interface AlternativeModel {
+  name: string;
+  version: string;
+  inputs: readonly ChannelName[];
+}
+
+/**
+ * Checks a recording against a model's inputs and prepares the 1-Hz test when it passes. A
+ * MISSING_CHANNEL refusal names, in `context.alternatives`, the `alternatives` whose inputs the
+ * recording holds, so the refusal says what would work.
+ */
+export function checkInput(rec: Recording, inputs: readonly ChannelName[], alternatives: readonly AlternativeModel[] = []): InputCheck {
   const missing = inputs.filter((c) => !rec.channels[c]);
   if (missing.length) {
     const reasons = Object.fromEntries(missing.map((c) => [c, rec.absent[c] ?? 'not in the recording']));
+    const readers = alternatives.filter((m) => m.inputs.every((c) => rec.channels[c]));
+    const context: Record<string, unknown> = { required: [...inputs], missing, reasons };
+    if (readers.length) {
+      context.alternatives = readers.map((m) => ({
+        model: m.name,
+        model_version: m.version,
+        surface: 'web',
+        requires: [...m.inputs],
+        note: `The web application's alternative engine ${m.name} ${m.version} can read this file: it needs only ${m.inputs.join(', ')} and runs each classic criterion whose channels the file has.`,
+      }));
+    }
     return {
       ok: false,
       error: 'MISSING_CHANNEL',
-      message: `Thresholds need ${inputs.join(', ')}; the recording lacks ${missing.join(', ')}. A missing gas channel is never substituted.`,
-      context: { required: [...inputs], missing, reasons },
+      message: `Thresholds need ${inputs.join(', ')}; the recording lacks ${missing.join(', ')}. A missing gas channel is never substituted.${readers.length ? ` The web application's alternative engine (${readers.map((m) => m.name).join(', ')}) can read this file.` : ''}`,
+      context,
     };
   }
   const interval = rec.sampling.raw_interval_s;
@@ -40,7 +62,8 @@ export function checkInput(rec: Recording, inputs: readonly ChannelName[]): Inpu
   }
   if (rec.t_s.length < 10) return insufficient('The recording has fewer than 10 samples.', { samples: rec.t_s.length, min_samples: 10 });
   const test = prepareTest(rec);
-  const sparse = VT_CHANNELS.filter((c) => test.coverage[c] < MIN_COVERAGE);
+  // Only the card's inputs must be dense: an engine that reads optional channels checks their coverage itself.
+  const sparse = VT_CHANNELS.filter((c) => inputs.includes(c) && test.coverage[c] < MIN_COVERAGE);
   if (sparse.length) {
     return insufficient(`Too sparse: ${sparse.join(', ')} cover less than ${MIN_COVERAGE * 100} % of the recording.`, {
       coverage: Object.fromEntries(sparse.map((c) => [c, Math.round(test.coverage[c] * 1000) / 1000])),

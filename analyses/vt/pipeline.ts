@@ -34,7 +34,7 @@ export function pipelineOf(card: Pick<ModelCard, 'pipeline' | 'engine'>): Pipeli
 export async function runPipeline(input: EngineInput): Promise<Decision> {
   const { engine, decision } = pipelineOf(input.model.card);
   const out = await engine.run(input);
-  if (out.kind === 'thresholds') return { vt1: out.vt1, vt2: out.vt2, evidence: out.evidence };
+  if (out.kind === 'thresholds') return { vt1: out.vt1, vt2: out.vt2, evidence: out.evidence, notes: out.notes, vt2_not_sought: out.vt2_not_sought };
   return (decision as DecisionRule).decide(out.curves, input, out.evidence);
 }
 

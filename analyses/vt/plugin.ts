@@ -11,7 +11,7 @@ import type { Recording } from '../../src/recording/recording.js';
 import type { PlacedThreshold } from './engines/engine.js';
 import { InferenceError } from './engines/onnx-session.js';
 import { gateFailures } from './card.js';
-import { checkInput } from './input-check.js';
+import { checkInput, type AlternativeModel } from './input-check.js';
 import { runPipeline } from './pipeline.js';
 import { plausibilityNotes } from './plausibility.js';
 import type { PreparedTest } from './preprocess.js';
@@ -81,6 +81,15 @@ function refusal(error: Extract<AnalysisOutcome, { status: 'not_analysable' }>['
   return { status: 'not_analysable', error, message, context, notes, model };
 }
 
+/** The newest version of every other model the web application serves: what a MISSING_CHANNEL refusal may point to. */
+function webAlternatives(registry: ModelRegistry, chosen: RegisteredModel): AlternativeModel[] {
+  const names = [...new Set(registry.models.filter((m) => m.card.name !== chosen.card.name && servedOn(m, 'web')).map((m) => m.card.name))];
+  return names.flatMap((n) => {
+    const m = registry.versions(n).filter((v) => servedOn(v, 'web')).at(-1);
+    return m ? [{ name: m.card.name, version: m.card.version, inputs: m.card.inputs }] : [];
+  });
+}
+
 /** A placed threshold to the reported numbers: time from the start of the recording, VO2 (the engine's own, else the smoothed VO2 there). */
 function thresholdAt(test: PreparedTest, placed: PlacedThreshold | null, vo2peak: number) {
   if (placed === null) return { time_s: null, vo2_ml_min: null, pct_vo2peak: null };
@@ -102,7 +111,7 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
       if (!choice.ok) return choice.outcome;
       const { model } = choice;
       const ref = modelRef(model);
-      const checked = checkInput(rec, model.card.inputs);
+      const checked = checkInput(rec, model.card.inputs, webAlternatives(registryFor(modelsDir), model));
       if (!checked.ok) return refusal(checked.error, checked.message, checked.context, ref, choice.notes);
       const { test } = checked;
       let result;
@@ -118,7 +127,7 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
       const vt2 = thresholdAt(test, result.vt2, vo2peak);
       const notes = [...choice.notes, ...checked.notes, ...(result.notes ?? [])];
       if (vt1.time_s === null) notes.push('No VT1: the subject did not leave the moderate domain in this recording, so no threshold is reported (not an error).');
-      else if (vt2.time_s === null) notes.push('No VT2: the test ended before the severe domain (respiratory compensation) was reached.');
+      else if (vt2.time_s === null) notes.push(result.vt2_not_sought ?? 'No VT2: the test ended before the severe domain (respiratory compensation) was reached.');
       notes.push(...plausibilityNotes(vt1.pct_vo2peak, vt2.pct_vo2peak));
       return {
         status: 'ok',

@@ -184,7 +184,9 @@ export interface paths {
          *     `context.available` lists the recording's series. `grid=raw` gives the file's own
          *     timing; `grid=resampled` the 1 Hz grid. Series longer than `max_points` are downsampled
          *     with largest-triangle-three-buckets (LTTB), which keeps peaks (`downsampling: lttb`);
-         *     shorter ones are returned whole (`downsampling: none`).
+         *     shorter ones are returned whole (`downsampling: none`). `HR` and `O2pulse` carry
+         *     `implausible`, one flag per point (heart rate outside 30-230 beats/min or changing by more
+         *     than 40 beats/min within 2 s), and `implausible_reason`.
          */
         get: operations["getCpetSeries"];
         put?: never;
@@ -911,6 +913,10 @@ export interface components {
             n_source: number;
             t_s: number[];
             values: (number | null)[];
+            /** @description HR and O2pulse only, one per point of `values`; true where the heart rate is physiologically implausible (outside 30-230 beats/min, or changing by more than 40 beats/min within 2 s), so a plot can mark those points and metrics leave them out. */
+            implausible?: boolean[];
+            /** @description HR and O2pulse only; how many heart-rate samples are implausible and why, in words. */
+            implausible_reason?: string;
         };
         SeriesResponse: {
             cpet_id: string;
@@ -919,7 +925,7 @@ export interface components {
             max_points: number;
             /** @enum {string} */
             downsampling: "lttb" | "none";
-            /** @description Keyed by canonical channel name, in the order asked. */
+            /** @description Keyed by canonical channel name or derived series name (`VE/VO2`, `VE/VCO2`, `O2pulse`; `RER` when computed), in the order asked. */
             series: {
                 [key: string]: components["schemas"]["SeriesChannel"];
             };
@@ -954,7 +960,7 @@ export interface components {
             notes: string[];
             error?: components["schemas"]["RefusalCode"];
             message?: string;
-            /** @description What was needed, e.g. `required` and `missing` channel lists for MISSING_CHANNEL. */
+            /** @description What was needed, e.g. `required` and `missing` channel lists for MISSING_CHANNEL; vt's MISSING_CHANNEL adds `alternatives` (model, model_version, surface `web`, requires, note) when the web application's alternative engine can read the file. */
             context?: {
                 [key: string]: unknown;
             };

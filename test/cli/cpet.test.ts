@@ -35,12 +35,20 @@ function cpet(cwd: string, args: string[], env: Record<string, string> = {}): Pr
   });
 }
 
-/** The lab's folder: real exports under names a lab would give them, a README, and a file that is no export. */
+/**
+ * The lab's folder: real exports under names a lab would give them (a ZAN export as the cart names
+ * it, without an extension), a README, a table that is no export and a PDF report.
+ */
 const EXPORTS: Record<string, string> = {
   'cosmed/athlete-01.xlsx': 'formats/cosmed-xlsx/fixtures/pft-suite-en-breath-by-breath/input.xlsx',
   'vyntus/patient-07.txt': 'formats/vyntus-sentrysuite-txt/fixtures/spiro-vyntus/input.txt',
   'zan/ramp.dat': 'formats/zan-dat/fixtures/spiro-zan-gxt/input.dat',
+  'zan/EXED0042': 'formats/zan-dat/fixtures/spiro-zan-gxt/input.dat',
 };
+/** The files no format reads: each must be tried and listed with the failures, never skipped. */
+const NOT_EXPORTS = ['README.md', 'notes.csv', 'report.pdf'];
+/** A minimal PDF: what a lab keeps beside its exports (the cart's printed report). */
+const PDF = '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n';
 
 function csvRows(path: string): string[][] {
   // The cells the tests read hold no comma or quote, so a split suffices here.
@@ -78,6 +86,7 @@ describe('cpet (command line)', function () {
     writeFileSync(join(data, sample.filename), sample.content);
     writeFileSync(join(data, 'README.md'), 'Exports of the spring study.\n');
     writeFileSync(join(data, 'notes.csv'), 'subject,visit\nA,1\n');
+    writeFileSync(join(data, 'report.pdf'), PDF);
   });
 
   after(() => rmSync(lab, { recursive: true, force: true }));
@@ -116,23 +125,28 @@ describe('cpet (command line)', function () {
       run = await localRun();
     });
 
-    it('exits 1 because one file failed, and lists it with its code and message', () => {
+    it('tries every file of the folder, whatever its extension, counts each in the summary and lists every unreadable one with its code and message (exit 1)', () => {
       expect(run.code, run.stderr).to.equal(1);
-      expect(run.stdout).to.match(/5 files analysed in process: 4 ok, 1 failed/);
+      expect(run.stdout).to.match(/8 files analysed in process: 5 ok, 3 failed/);
       const table = run.stderr.slice(run.stderr.indexOf('FILE'));
       expect(table.split('\n')[0]).to.match(/^FILE\s+ERROR\s+MESSAGE$/);
       expect(table).to.match(/exports\/notes\.csv\s+UNSUPPORTED_FORMAT\s+notes\.csv is not recognised/);
+      expect(table).to.match(/exports\/report\.pdf\s+UNSUPPORTED_FORMAT\s+report\.pdf is not recognised/);
+      expect(table).to.match(/exports\/README\.md\s+UNSUPPORTED_FORMAT/);
+      expect(table.trimEnd().split('\n')).to.have.length(1 + NOT_EXPORTS.length);
     });
 
-    it('prints one plain progress line per file when not on a terminal', () => {
-      const lines = run.stderr.split('\n').filter((l) => /^\[\d\/5\]/.test(l));
-      expect(lines).to.have.length(5);
+    it('prints one plain progress line per file when not on a terminal, the extension-less ZAN export read by its content', () => {
+      const lines = run.stderr.split('\n').filter((l) => /^\[\d\/8\]/.test(l));
+      expect(lines).to.have.length(8);
       expect(lines.join('\n')).to.match(/ok {6}exports\/zan\/ramp\.dat \(zan-dat\)/);
+      expect(lines.join('\n')).to.match(/ok {6}exports\/zan\/EXED0042 \(zan-dat\)/);
     });
 
-    it('writes one JSON per file, mirroring the folders, and skips what no format reads', () => {
-      for (const name of [...Object.keys(EXPORTS), 'sample-incremental.json', 'notes.csv']) expect(existsSync(join(out(), `${name}.json`)), name).to.equal(true);
-      expect(existsSync(join(out(), 'README.md.json'))).to.equal(false);
+    it('writes one JSON per file, mirroring the folders, a failed one for each file no format reads', () => {
+      for (const name of [...Object.keys(EXPORTS), 'sample-incremental.json', ...NOT_EXPORTS]) expect(existsSync(join(out(), `${name}.json`)), name).to.equal(true);
+      for (const name of NOT_EXPORTS) expect(readOutcome(join(out(), `${name}.json`)), name).to.deep.include({ status: 'failed' });
+      expect(readOutcome(join(out(), 'zan/EXED0042.json')).summary?.source.format).to.equal('zan-dat');
       const zan = readOutcome(join(out(), 'zan/ramp.dat.json'));
       expect(zan).to.include({ file: 'exports/zan/ramp.dat', status: 'ok', cpet_id: null, error: null });
       expect(zan.summary?.source.format).to.equal('zan-dat');
@@ -148,7 +162,7 @@ describe('cpet (command line)', function () {
     it('writes a summary CSV row per file with the thresholds, VO2peak, FATMAX, the EOV grade and every refusal', () => {
       const [header, ...rows] = csvRows(join(out(), 'summary.csv'));
       expect(header).to.deep.equal([...SUMMARY_COLUMNS]);
-      expect(rows).to.have.length(5);
+      expect(rows).to.have.length(8);
       const col = (row: string[], name: string) => row[header.indexOf(name)];
       const sampleRow = rows.find((r) => col(r, 'file') === 'exports/sample-incremental.json') as string[];
       const sample = readOutcome(join(out(), 'sample-incremental.json.json'));
@@ -169,7 +183,7 @@ describe('cpet (command line)', function () {
     it('exits 0 when every file is analysed', async () => {
       const ok = await cpet(lab, ['analyze', 'exports/sample-incremental.json', 'exports/zan', '--out', 'results-ok', '--analyses', 'vt']);
       expect(ok.code, ok.stderr).to.equal(0);
-      expect(ok.stdout).to.match(/2 files analysed in process: 2 ok, 0 failed/);
+      expect(ok.stdout).to.match(/3 files analysed in process: 3 ok, 0 failed/);
       expect(readOutcome(join(lab, 'results-ok', 'sample-incremental.json.json')).analyses.map((e) => e.analysis)).to.deep.equal(['vt']);
     });
   });
@@ -194,16 +208,16 @@ describe('cpet (command line)', function () {
       await localRun();
       const run = await cpet(lab, ['analyze', 'exports', '--out', 'results-remote', '--url', url], { CPET_API_KEY: key });
       expect(run.code, run.stderr).to.equal(1);
-      expect(run.stdout).to.include(`5 files analysed ${url}: 4 ok, 1 failed`);
+      expect(run.stdout).to.include(`8 files analysed ${url}: 5 ok, 3 failed`);
       for (const name of [...Object.keys(EXPORTS), 'sample-incremental.json']) {
         const remote = readOutcome(join(lab, 'results-remote', `${name}.json`));
         const local = readOutcome(join(lab, 'results-local', `${name}.json`));
         expect(remote.cpet_id, name).to.equal(null);
         expect(stable(remote), name).to.deep.equal(stable(local));
       }
-      expect(readOutcome(join(lab, 'results-remote', 'notes.csv.json')).error?.error).to.equal('UNSUPPORTED_FORMAT');
+      for (const name of NOT_EXPORTS) expect(readOutcome(join(lab, 'results-remote', `${name}.json`)).error?.error, name).to.equal('UNSUPPORTED_FORMAT');
       const deleted = requests.flatMap((r) => /^DELETE \/v1\/cpet\/([\w-]+)$/.exec(r)?.[1] ?? []);
-      expect(deleted).to.have.length(4);
+      expect(deleted).to.have.length(5);
       for (const id of deleted) await request(harness.service.app).get(`/v1/cpet/${id}`).set('X-API-Key', key).expect(404);
     });
 

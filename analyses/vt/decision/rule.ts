@@ -11,6 +11,8 @@ export interface Decision {
   evidence: Record<string, unknown>;
   /** Reading notes for the envelope, in words, where the evidence alone would leave a reader to infer them. */
   notes?: string[];
+  /** Why VT2 could not be sought at all (the engine had no criterion it could run), said instead of "not reached". */
+  vt2_not_sought?: string;
 }
 
 export interface DecisionRule {

@@ -31,7 +31,16 @@ export interface PlacedThreshold {
 
 export type EngineOutput =
   | { kind: 'curves'; curves: DomainCurves; evidence: Record<string, unknown> }
-  | { kind: 'thresholds'; vt1: PlacedThreshold | null; vt2: PlacedThreshold | null; evidence: Record<string, unknown> };
+  | {
+      kind: 'thresholds';
+      vt1: PlacedThreshold | null;
+      vt2: PlacedThreshold | null;
+      evidence: Record<string, unknown>;
+      /** Reading notes for the envelope (e.g. which criteria could not run on this file's channels). */
+      notes?: string[];
+      /** Why VT2 could not be sought at all (no criterion of it could run), said instead of "not reached". */
+      vt2_not_sought?: string;
+    };
 
 export interface Engine {
   /** What a card's `pipeline.engine` names. */

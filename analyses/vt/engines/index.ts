@@ -3,6 +3,6 @@ import type { Engine } from './engine.js';
 import { gandalfMlp } from './gandalf-mlp/index.js';
 import { oxynetUpstream } from './oxynet-upstream/index.js';
 import { oxynetCnn } from './oxynet/index.js';
-import { wasserman } from './wasserman/index.js';
+import { wasserman, wassermanOnChannels } from './wasserman/index.js';
 
-export const ENGINES: ReadonlyMap<string, Engine> = new Map([gandalfMlp, oxynetCnn, oxynetUpstream, wasserman].map((e) => [e.id, e]));
+export const ENGINES: ReadonlyMap<string, Engine> = new Map([gandalfMlp, oxynetCnn, oxynetUpstream, wasserman, wassermanOnChannels].map((e) => [e.id, e]));

@@ -22,8 +22,9 @@ export const ANALYZE_USAGE = `Analyse CPET exports: one JSON per file and a summ
 Usage:
   cpet analyze <files or folders...> [options]
 
-  A folder is searched recursively for files whose extension a format reads; a file named on the
-  command line is always read. Without --url the files are analysed in this process (no server, no
+  A folder is searched recursively and every file in it is tried (hidden files and the output
+  folder aside): the content decides the format, not the extension, and a file no format reads is
+  listed with the failures. Without --url the files are analysed in this process (no server, no
   store); with --url they are uploaded to that service, analysed there, and deleted again.
 
 Options:
@@ -77,7 +78,7 @@ export async function analyzeCommand(args: string[], io: CliIO): Promise<number>
     ? await createRemoteEngine(choices, { url: values.url, apiKey: key as string, keep: values.keep ?? false })
     : await createLocalEngine(choices, formatPackages(io.env));
   try {
-    const files = expandInputs(positionals, engine.extensions, outDir, io.cwd);
+    const files = expandInputs(positionals, outDir, io.cwd);
     mkdirSync(outDir, { recursive: true });
     const progress = new Progress(files.length, io.stderr);
     const outcomes = await runBatch(files, engine, choices.jobs, (outcome, file) => {

@@ -4,8 +4,6 @@ import type { FileOutcome } from './outcome.js';
 export interface Engine {
   /** Where the files are analysed, in words for the report ("in process", or the service's URL). */
   where: string;
-  /** Extensions some format reads (lower case, without the dot): what a folder is expanded to. */
-  extensions: readonly string[];
   /** Reads and analyses one file; never throws (a failure is an outcome). `display` names it in the outcome. */
   analyze(path: string, display: string): Promise<FileOutcome>;
   close(): Promise<void>;

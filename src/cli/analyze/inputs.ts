@@ -1,10 +1,12 @@
 /**
- * The files a run reads: each argument is a file (always read, whatever its name) or a folder
- * (searched recursively for files whose extension some format reads; hidden entries and the output
- * folder are skipped). Each file gets an output name: its path from the folder all inputs share.
+ * The files a run reads: each argument is a file or a folder, searched recursively. Every file is
+ * tried, whatever its name: the content decides the format (a ZAN export has no extension), and a
+ * file no format reads is reported as failed, never skipped in silence. Only hidden entries
+ * (`.DS_Store`, `.git`) and the output folder are left out. Each file gets an output name: its path
+ * from the folder all inputs share.
  */
 import { readdirSync, statSync } from 'node:fs';
-import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../args.js';
 
 export interface InputFile {
@@ -16,8 +18,7 @@ export interface InputFile {
   name: string;
 }
 
-export function expandInputs(args: readonly string[], extensions: readonly string[], outDir: string, cwd = process.cwd()): InputFile[] {
-  const wanted = new Set(extensions.map((e) => e.toLowerCase()));
+export function expandInputs(args: readonly string[], outDir: string, cwd = process.cwd()): InputFile[] {
   const out = resolve(cwd, outDir);
   const paths: string[] = [];
   for (const arg of args) {
@@ -28,11 +29,11 @@ export function expandInputs(args: readonly string[], extensions: readonly strin
     } catch {
       throw new UsageError(`${arg}: no such file or folder`);
     }
-    if (stats.isDirectory()) paths.push(...walk(path, wanted, out));
+    if (stats.isDirectory()) paths.push(...walk(path, out));
     else paths.push(path);
   }
   const unique = [...new Set(paths)];
-  if (unique.length === 0) throw new UsageError(`no file to analyse: the folders hold no file with an extension a format reads (${[...wanted].join(', ')})`);
+  if (unique.length === 0) throw new UsageError('no file to analyse: the folders hold no file (hidden files and the output folder are left out)');
   const base = commonFolder(unique);
   return unique.map((path) => {
     const fromCwd = relative(cwd, path);
@@ -40,14 +41,14 @@ export function expandInputs(args: readonly string[], extensions: readonly strin
   });
 }
 
-function walk(dir: string, extensions: ReadonlySet<string>, outDir: string): string[] {
+function walk(dir: string, outDir: string): string[] {
   if (dir === outDir) return [];
   const found: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     if (entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...walk(path, extensions, outDir));
-    else if (entry.isFile() && extensions.has(extname(entry.name).slice(1).toLowerCase())) found.push(path);
+    if (entry.isDirectory()) found.push(...walk(path, outDir));
+    else if (entry.isFile()) found.push(path);
   }
   return found;
 }

@@ -31,7 +31,6 @@ export async function createLocalEngine(choices: AnalyzeChoices, packages: strin
 
   return {
     where: 'in process',
-    extensions: [...new Set(plugins.formats.flatMap((f) => f.meta.extensions))].sort(),
     async analyze(path, display): Promise<FileOutcome> {
       let summary: FileOutcome['summary'] = null;
       try {

@@ -17,13 +17,11 @@ export interface RemoteOptions {
 export async function createRemoteEngine(choices: AnalyzeChoices, remote: RemoteOptions): Promise<Engine> {
   const cpet = createCpetClient({ baseUrl: remote.url, apiKey: remote.apiKey });
   await cpet.waitFor({ timeoutMs: 10_000 });
-  const [formats, registry] = await Promise.all([cpet.formats(), cpet.metrics()]);
-  const metrics = registry.map((m) => m.name);
+  const metrics = (await cpet.metrics()).map((m) => m.name);
   const body = { analyses: choices.analyses, model: choices.model, model_version: choices.model_version };
 
   return {
     where: remote.url,
-    extensions: [...new Set(formats.formats.flatMap((f) => f.extensions))].sort(),
     async analyze(path, display): Promise<FileOutcome> {
       let summary: FileOutcome['summary'] = null;
       let cpetId: string | null = null;

@@ -7,7 +7,10 @@
  *
  * Names seen in a real export are marked with the file in a comment; the rest are the words the
  * vendors' software uses in each language, from their documentation and peer readers (spiro,
- * whippr), and are checked only by the tests' translated variants.
+ * whippr, gasExchangeR, cardiometR's column vocabulary), and are checked only by the tests'
+ * translated variants. A header that matches no name as written is tried once more with its spaces
+ * and hyphens removed (`HeartRate`, `heart-rate` and `Heart Rate` are one name), so researcher-kept
+ * tables that join words differently still read.
  */
 import type { ChannelName } from '../../recording/recording.js';
 
@@ -51,18 +54,20 @@ export const DICTIONARY: readonly DictionaryEntry[] = [
   {
     quantity: 'VO2',
     // VO2: COSMED, Parvo, MGC; V'O2: Cortex, Vyntus; V'O2 (STPD): Cortex xlsx.
-    names: ['vo2', 'vo2 abs', 'vo2 absolute', 'vo2abs', 'abs vo2', 'o2 uptake', 'oxygen uptake', 'sauerstoffaufnahme', 'vo2 stpd'],
+    // oxygen consumption, consommation d'oxygene, vo2 absolue: cardiometR's vocabulary (EN, FR).
+    names: ['vo2', 'vo2 abs', 'vo2 absolute', 'vo2abs', 'abs vo2', 'o2 uptake', 'oxygen uptake', 'sauerstoffaufnahme', 'vo2 stpd', 'oxygen consumption', 'consommation doxygene', 'consommation oxygene', 'vo2 absolue'],
   },
   {
     quantity: 'VO2/kg',
     // VO2/Kg: COSMED; V'O2/kg: Cortex, Vyntus; VO2/kg: Parvo.
     names: ['vo2/kg', 'vo2 kg', 'vo2kg', 'vo2/kg/min', 'vo2 rel', 'vo2 relative', 'relative vo2', 'rel vo2'],
   },
-  { quantity: 'VCO2', names: ['vco2', 'vco2 abs', 'co2 output', 'co2 production', 'kohlendioxidabgabe', 'vco2 stpd'] },
+  { quantity: 'VCO2', names: ['vco2', 'vco2 abs', 'co2 output', 'co2 production', 'kohlendioxidabgabe', 'vco2 stpd', 'carbon dioxide output', 'production de co2', 'production co2', 'rejet de co2'] },
   {
     quantity: 'VE',
     // VE: COSMED, Parvo; V'E: Cortex, Vyntus; VE BTPS: MGC.
-    names: ['ve', 'minute ventilation', 'ventilation', 'atemminutenvolumen', 'ventilazione', 'ventilacion', 'ventilatie', 'ventilasjon', 'ventilation minute', 'vent'],
+    // debit ventilatoire, ventilation par minute: cardiometR (FR).
+    names: ['ve', 'minute ventilation', 'ventilation', 'atemminutenvolumen', 'ventilazione', 'ventilacion', 'ventilatie', 'ventilasjon', 'ventilation minute', 'vent', 'debit ventilatoire', 'ventilation par minute', 'minute volume'],
   },
   {
     quantity: 'VT',
@@ -75,16 +80,17 @@ export const DICTIONARY: readonly DictionaryEntry[] = [
     names: [
       'rf', 'af', 'bf', 'rr', 'fr', 'fb', 'br rate', 'resp rate', 'respiratory rate', 'respiration rate', 'breathing frequency', 'breathing rate',
       'atemfrequenz', 'frequenza respiratoria', 'frequence respiratoire', 'frecuencia respiratoria', 'ademfrequentie', 'andningsfrekvens',
-      'respirasjonsfrekvens', 'respirationsfrekvens', 'hengitystiheys',
+      'respirasjonsfrekvens', 'respirationsfrekvens', 'hengitystiheys', 'breath rate', 'f resp', 'freq resp', 'rythme respiratoire',
     ],
     weak: ['f'],
   },
   {
     quantity: 'PetO2',
     // PetO2: COSMED PFT, Cortex; PeO2: COSMED Omnia DE; PETO2: MGC.
-    names: ['peto2', 'pet o2', 'peo2', 'eto2', 'end tidal o2', 'endtidal o2'],
+    // et o2, po2 telexpiratoire: cardiometR (EN, FR).
+    names: ['peto2', 'pet o2', 'peo2', 'eto2', 'end tidal o2', 'endtidal o2', 'po2 telexpiratoire', 'o2 tele expiratoire'],
   },
-  { quantity: 'PetCO2', names: ['petco2', 'pet co2', 'peco2', 'etco2', 'end tidal co2', 'endtidal co2'] },
+  { quantity: 'PetCO2', names: ['petco2', 'pet co2', 'peco2', 'etco2', 'end tidal co2', 'endtidal co2', 'pco2 telexpiratoire', 'co2 tele expiratoire'] },
   {
     quantity: 'FetO2',
     // FetO2: COSMED PFT; FEetO2: Cortex xlsx. An end-tidal fraction, read as PetO2 only when no PetO2 column exists.
@@ -93,10 +99,13 @@ export const DICTIONARY: readonly DictionaryEntry[] = [
   { quantity: 'FetCO2', names: ['fetco2', 'feetco2', 'fet co2', 'fe et co2'] },
   {
     quantity: 'HR',
-    // HR: COSMED PFT, MGC, Parvo; HF: COSMED DE, Cortex, Vyntus.
+    // HR: COSMED PFT, MGC, Parvo, ZAN; HF: COSMED DE, Cortex, Vyntus (spiro reads both); heartrate,
+    // HeartRate: researcher-kept tables (issue 19); cardiac frequency, freq cardiaque:
+    // cardiometR (EN, FR); pulse rate, heart frequency: watch and ergometer exports.
     names: [
       'hr', 'hf', 'fc', 'puls', 'pulse', 'heart rate', 'herzfrequenz', 'frequenza cardiaca', 'frequence cardiaque', 'frecuencia cardiaca',
-      'hartfrequentie', 'hjartfrekvens', 'hjertefrekvens', 'syke', 'sydamen syke',
+      'hartfrequentie', 'hjartfrekvens', 'hjertefrekvens', 'syke', 'sydamen syke', 'cardiac frequency', 'freq cardiaque', 'heart frequency',
+      'pulse rate', 'pulsfrequenz',
     ],
   },
   {
@@ -122,7 +131,8 @@ export const DICTIONARY: readonly DictionaryEntry[] = [
     // R: COSMED DE, Cortex xlsx; RQ: COSMED EN; RER: Cortex, Parvo, Vyntus, MGC.
     names: ['rer', 'r', 'rq', 'qr', 'cr', 'respiratory exchange ratio', 'respiratorischer quotient', 'quoziente respiratorio', 'quotient respiratoire', 'cociente respiratorio'],
   },
-  { quantity: 'SpO2', names: ['spo2', 'sp o2'] },
+  // oxygen saturation: cardiometR. Not SaO2: COSMED writes the arterial blood-gas value beside SpO2.
+  { quantity: 'SpO2', names: ['spo2', 'sp o2', 'oxygen saturation', 'o2 saturation'] },
   { quantity: 'phase', names: ['phase', 'fase', 'phase name', 'stage name'] },
   { quantity: 'not_read', note: 'wall-clock time, not the time axis', names: ['time (clock)', 'time clock', 'clock', 'clock time', 'uhrzeit', 'time of day', 'ora', 'heure', 'hora', 'klokkeslett', 'klockslag'] },
   { quantity: 'not_read', note: 'a second clock (from exercise or phase start), not the time axis', names: ['ex time', 'extime', 'exercise time', 't rel', 'phase time', 'phasenzeit', 'stage time', 'belastungszeit', 't-1000'] },
@@ -147,9 +157,16 @@ export const DICTIONARY: readonly DictionaryEntry[] = [
   { quantity: 'not_read', note: 'a second or third ergometer channel', names: ['load2', 'load3'] },
 ];
 
+/** A key with its word separators dropped: `heart rate`, `heart-rate` and `heartrate` are one compact key. */
+export function compactKey(key: string): string {
+  return key.replace(/[\s-]+/g, '');
+}
+
+type Hit = { entry: DictionaryEntry; rank: number; weak: boolean };
+
 /** Resolved once: key to entry, and whether the key is one of the entry's weak names. */
-const BY_KEY: ReadonlyMap<string, { entry: DictionaryEntry; rank: number; weak: boolean }> = (() => {
-  const map = new Map<string, { entry: DictionaryEntry; rank: number; weak: boolean }>();
+const BY_KEY: ReadonlyMap<string, Hit> = (() => {
+  const map = new Map<string, Hit>();
   for (const entry of DICTIONARY) {
     entry.names.forEach((name, rank) => map.set(nameKey(name), { entry, rank, weak: false }));
     entry.weak?.forEach((name, k) => map.set(nameKey(name), { entry, rank: entry.names.length + k, weak: true }));
@@ -157,7 +174,31 @@ const BY_KEY: ReadonlyMap<string, { entry: DictionaryEntry; rank: number; weak: 
   return map;
 })();
 
+/**
+ * Compact key to entry, for names written with other separators. A compact key two entries share
+ * is left out (never guessed) and listed in `ambiguous`; the dictionary's test asserts there is none.
+ * Weak names stay exact.
+ */
+const COMPACT: { map: ReadonlyMap<string, Hit>; ambiguous: readonly string[] } = (() => {
+  const map = new Map<string, Hit>();
+  const ambiguous = new Set<string>();
+  for (const [key, hit] of BY_KEY) {
+    if (hit.weak) continue;
+    const c = compactKey(key);
+    const seen = map.get(c);
+    if (seen && seen.entry !== hit.entry) ambiguous.add(c);
+    else if (!seen || hit.rank < seen.rank) map.set(c, hit);
+  }
+  for (const c of ambiguous) map.delete(c);
+  return { map, ambiguous: [...ambiguous].sort() };
+})();
+
 /** The dictionary entry a key names, its rank within the entry (0 = best) and whether it is a weak name. */
-export function lookupKey(key: string): { entry: DictionaryEntry; rank: number; weak: boolean } | undefined {
-  return BY_KEY.get(key);
+export function lookupKey(key: string): Hit | undefined {
+  return BY_KEY.get(key) ?? COMPACT.map.get(compactKey(key));
+}
+
+/** Compact keys that two dictionary entries share (and so are never matched compactly); empty when the dictionary is consistent. */
+export function ambiguousCompactKeys(): readonly string[] {
+  return COMPACT.ambiguous;
 }

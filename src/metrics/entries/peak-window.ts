@@ -6,6 +6,7 @@
 import type { ChannelName, Recording } from '../../recording/recording.js';
 import { channel } from '../../recording/recording.js';
 import { phasesOf } from '../../signal/phases.js';
+import { describeImplausibleHeartRate, heartRatePlausibility } from '../../signal/heart-rate-plausibility.js';
 import type { MetricEntry, MetricResult } from '../metric-entry.js';
 import { cleaned } from '../cleaned.js';
 import { ok, round, unavailable } from '../result.js';
@@ -193,19 +194,23 @@ export const o2Pulse: MetricEntry = {
   unit: 'mL/beat',
   requires: ['VO2', 'HR'],
   min_duration_s: PEAK_WINDOW_S,
-  notes: 'O2 pulse = VO2 / HR at peak (Wasserman): a surrogate of stroke volume times the arteriovenous O2 difference. Beta blockers raise it by lowering HR. Refused when HR does not track VO2 over the test (a stuck or fixed entry).',
+  notes: 'O2 pulse = VO2 / HR at peak (Wasserman): a surrogate of stroke volume times the arteriovenous O2 difference. Beta blockers raise it by lowering HR. Physiologically implausible heart-rate samples (outside 30-230 beats/min, or jumping by more than 40 beats/min within 2 s; src/signal/heart-rate-plausibility.ts) are left out, and detail says how many. Refused when HR does not track VO2 over the test (a stuck or fixed entry).',
   compute(rec) {
     const vo2 = cleaned(rec, 'VO2');
-    const hr = channel(rec, 'HR') ?? [];
+    const measured = channel(rec, 'HR') ?? [];
+    const plausibility = heartRatePlausibility(rec.t_s, measured);
+    const hr = measured.map((h, i) => (plausibility.flags[i] ? null : h));
     const w = peakWindow(rec, vo2, null, peakWindowS(rec));
     if (!w) return noWindow('o2_pulse', 'VO2', peakWindowS(rec));
     let sumHr = 0;
     let nHr = 0;
     let nAll = 0;
+    let nImplausible = 0;
     for (let i = 0; i < rec.t_s.length; i++) {
       const t = rec.t_s[i];
       if (t <= w.t_end_s - w.window_s || t > w.t_end_s) continue;
       nAll++;
+      if (plausibility.flags[i]) nImplausible++;
       const h = hr[i];
       if (h !== null && Number.isFinite(h) && h > 0) {
         sumHr += h;
@@ -213,11 +218,13 @@ export const o2Pulse: MetricEntry = {
       }
     }
     if (nHr === 0 || nHr < nAll / 2) {
-      return unavailable('INSUFFICIENT_SIGNAL', `o2_pulse: heart rate is missing for most of the VO2 peak window (${nHr} of ${nAll} samples).`, {
+      const why = nImplausible > 0 ? `missing or physiologically implausible (${nImplausible} implausible)` : 'missing';
+      return unavailable('INSUFFICIENT_SIGNAL', `o2_pulse: heart rate is ${why} for most of the VO2 peak window (${nHr} of ${nAll} samples usable).`, {
         window_s: w.window_s,
         t_end_s: round(w.t_end_s, 1),
         hr_samples: nHr,
         samples: nAll,
+        hr_implausible_samples: nImplausible,
       });
     }
     const track = hrTracking(hr, vo2);
@@ -229,6 +236,12 @@ export const o2Pulse: MetricEntry = {
       );
     }
     const hrMean = sumHr / nHr;
-    return ok(round(w.value / hrMean, 2), { ...windowDetail(rec, w), vo2_ml_min: round(w.value, 1), hr_bpm: round(hrMean, 1) });
+    const detail: Record<string, unknown> = { ...windowDetail(rec, w), vo2_ml_min: round(w.value, 1), hr_bpm: round(hrMean, 1) };
+    if (plausibility.implausible > 0) {
+      detail.hr_implausible_samples = plausibility.implausible;
+      detail.hr_implausible_in_window = nImplausible;
+      detail.hr_note = `${describeImplausibleHeartRate(plausibility)}; they are left out of this O2 pulse.`;
+    }
+    return ok(round(w.value / hrMean, 2), detail);
   },
 };

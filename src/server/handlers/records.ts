@@ -3,6 +3,7 @@
  */
 import type { components } from '../../generated/api.js';
 import { availableSeries, seriesValues } from '../../recording/derived.js';
+import { describeImplausibleHeartRate, heartRatePlausibility } from '../../signal/heart-rate-plausibility.js';
 import { resampleUniform } from '../../signal/resample.js';
 import { lttbIndices } from '../../signal/lttb.js';
 import { ServiceError } from '../../errors.js';
@@ -59,23 +60,32 @@ export async function getSeries(
   const grid = query.grid ?? 'raw';
   const series: SeriesResponse['series'] = {};
   let downsampled = false;
+  // Series read from HR carry its per-sample plausibility, so a plot can mark what no heart can do.
+  const hrValues = rec.channels.HR?.values;
+  const hrCheck = hrValues ? heartRatePlausibility(rec.t_s, hrValues) : null;
   for (const name of names) {
     const { unit, values } = seriesValues(rec, name) as { unit: string; values: (number | null)[] };
+    const flagged = hrCheck && (name === 'HR' || name === 'O2pulse') ? hrCheck.flags.map((f) => f !== null) : null;
     let t: number[] = [];
     let v: number[] = [];
+    let bad: boolean[] = [];
     if (grid === 'raw') {
       values.forEach((x, i) => {
         if (x !== null && Number.isFinite(x)) {
           t.push(rec.t_s[i]);
           v.push(x);
+          bad.push(flagged?.[i] ?? false);
         }
       });
     } else {
       const uniform = resampleUniform(rec.t_s, values, 1, { maxGapS: RESAMPLE_MAX_GAP_S });
+      // A grid point interpolated from an implausible sample is implausible too.
+      const badGrid = flagged ? resampleUniform(rec.t_s, flagged.map((f, i) => (values[i] === null ? null : f ? 1 : 0)), 1, { maxGapS: RESAMPLE_MAX_GAP_S }).values : null;
       uniform.values.forEach((x, k) => {
         if (Number.isFinite(x)) {
           t.push(uniform.t0_s + k);
           v.push(x);
+          bad.push(badGrid ? badGrid[k] > 0 : false);
         }
       });
     }
@@ -84,9 +94,14 @@ export async function getSeries(
       const keep = lttbIndices(t, v, maxPoints);
       t = keep.map((i) => t[i]);
       v = keep.map((i) => v[i]);
+      bad = keep.map((i) => bad[i]);
       downsampled = true;
     }
     series[name] = { unit, n_source: source, t_s: t.map((x) => round(x, 3)), values: v.map((x) => round(x, 4)) };
+    if (flagged && hrCheck) {
+      series[name].implausible = bad;
+      series[name].implausible_reason = describeImplausibleHeartRate(hrCheck);
+    }
   }
   const response: SeriesResponse = { cpet_id: cpetId, grid, max_points: maxPoints, downsampling: downsampled ? 'lttb' : 'none', series };
   return { json: response };

@@ -93,8 +93,9 @@ describe('vt analysis plugin', () => {
   });
 
   it('refuses with MISSING_CHANNEL, required and missing when PetCO2 is removed', async () => {
-    for (const model of ['gandalf', 'wasserman']) {
-      const out = await plugin.run(withoutChannel(sample.recording, 'PetCO2'), request('research', { model, surface: 'web' }));
+    // wasserman v1.2.0 reads the channels a file has (test/analyses/vt/engines/wasserman); v1.1.0 needs all five.
+    for (const [model, model_version] of [['gandalf', undefined], ['wasserman', 'v1.1.0']] as const) {
+      const out = await plugin.run(withoutChannel(sample.recording, 'PetCO2'), request('research', { model, model_version, surface: 'web' }));
       expect(out.status).to.equal('not_analysable');
       if (out.status !== 'not_analysable') continue;
       expect(out.error).to.equal('MISSING_CHANNEL');

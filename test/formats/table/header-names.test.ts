@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { DICTIONARY, nameKey } from '../../../src/formats/table/dictionary.js';
+import { ambiguousCompactKeys, DICTIONARY, nameKey } from '../../../src/formats/table/dictionary.js';
 import { readHeaderName, vendorNames } from '../../../src/formats/table/header-names.js';
 
 describe('src/formats/table/header-names.ts and the column dictionary', () => {
@@ -98,6 +98,64 @@ describe('src/formats/table/header-names.ts and the column dictionary', () => {
     expect(readHeaderName('VO2_I', names).quantity).to.equal('VO2');
     expect(readHeaderName('domain', names)).to.include({ quantity: 'not_read', note: 'labels' });
     expect(readHeaderName('VO2_I').quantity).to.equal(null);
+  });
+
+  describe('spellings from the field (issue 19): researcher-kept tables, spiro, whippr, gasExchangeR and cardiometR', () => {
+    const spellings: [string, string, string | null][] = [
+      ['heartrate', 'HR', null],
+      ['HeartRate', 'HR', null],
+      ['Heart Rate', 'HR', null],
+      ['heart_rate', 'HR', null],
+      ['Heart-Rate', 'HR', null],
+      ['HEART RATE', 'HR', null],
+      ['HR (bpm)', 'HR', 'bpm'],
+      ['HR [1/min]', 'HR', '1/min'],
+      ['hr_bpm', 'HR', 'bpm'],
+      ['Heart Rate (bpm)', 'HR', 'bpm'],
+      ['HR', 'HR', null],
+      ['HF', 'HR', null],
+      ['HF (1/min)', 'HR', '1/min'],
+      ['FC', 'HR', null],
+      ['FC (bpm)', 'HR', 'bpm'],
+      ['Fréquence cardiaque', 'HR', null],
+      ['Freq cardiaque', 'HR', null],
+      ['Cardiac frequency', 'HR', null],
+      ['Pulse Rate', 'HR', null],
+      ['PulseRate', 'HR', null],
+      ['V.O2', 'VO2', null],
+      ['V.CO2', 'VCO2', null],
+      ['V.E', 'VE', null],
+      ['VO2_ml_min', 'VO2', 'ml/min'],
+      ['Oxygen consumption', 'VO2', null],
+      ["Consommation d'oxygène", 'VO2', null],
+      ['OxygenUptake', 'VO2', null],
+      ['Production de CO2', 'VCO2', null],
+      ['CO2Output', 'VCO2', null],
+      ['ve_btps', 'VE', null],
+      ['MinuteVentilation', 'VE', null],
+      ['Débit ventilatoire', 'VE', null],
+      ['End-tidal O2', 'PetO2', null],
+      ['End-Tidal CO2', 'PetCO2', null],
+      ['ET O2', 'PetO2', null],
+      ['et co2', 'PetCO2', null],
+      ['PETCO2', 'PetCO2', null],
+      ['TidalVolume', 'VT', null],
+      ['Breath rate', 'RF', null],
+      ['RespiratoryRate', 'RF', null],
+      ['Oxygen saturation', 'SpO2', null],
+    ];
+    for (const [header, quantity, unit] of spellings) {
+      it(`reads ${JSON.stringify(header)} as ${quantity}`, () => {
+        expect(readHeaderName(header)).to.include({ quantity, unit });
+      });
+    }
+    it('leaves SaO2 (an arterial blood-gas value, beside SpO2 in COSMED exports) unread', () => {
+      expect(readHeaderName('SaO2').quantity).to.equal(null);
+    });
+  });
+
+  it('never matches a name written without separators to two entries (no compact key is shared)', () => {
+    expect(ambiguousCompactKeys()).to.deep.equal([]);
   });
 
   it('holds every name once, as a key', () => {

@@ -9,7 +9,32 @@
  */
 import { twoLineBreakpoint, type TwoLineFit } from '../../../../src/signal/breakpoints.js';
 import { movingMean } from '../../grid-filters.js';
-import type { PreparedTest } from '../../preprocess.js';
+import { VT_CHANNELS, type PreparedTest } from '../../preprocess.js';
+
+/** A channel the classic criteria read. */
+export type ClassicChannel = (typeof VT_CHANNELS)[number];
+/** Every channel, as the engines that require all five read them. */
+export const ALL_CLASSIC_CHANNELS: ReadonlySet<ClassicChannel> = new Set(VT_CHANNELS);
+
+/** The criteria by threshold, each with the channels it reads (VE/VO2 and VE/VCO2 read VE beside the gas). */
+export const CRITERIA = {
+  VT1: [
+    { criterion: 'V-slope (VCO2 vs VO2)', channels: ['VO2', 'VCO2'] },
+    { criterion: 'excess CO2 starts to rise', channels: ['VO2', 'VCO2'] },
+    { criterion: 'VE/VO2 starts to rise', channels: ['VE', 'VO2'] },
+    { criterion: 'PetO2 nadir', channels: ['PetO2'] },
+  ],
+  VT2: [
+    { criterion: 'VE vs VCO2 steepening (respiratory compensation)', channels: ['VE', 'VCO2'] },
+    { criterion: 'VE/VCO2 starts to rise', channels: ['VE', 'VCO2'] },
+    { criterion: 'PetCO2 starts to fall', channels: ['PetCO2'] },
+  ],
+} as const satisfies Record<'VT1' | 'VT2', readonly { criterion: string; channels: readonly ClassicChannel[] }[]>;
+
+/** Whether every channel a criterion reads is readable. */
+export function canRun(channels: readonly ClassicChannel[], readable: ReadonlySet<ClassicChannel>): boolean {
+  return channels.every((c) => readable.has(c));
+}
 
 /**
  * How far before the experts the classic breakpoint criteria read VT1 on real labelled tests, s: the
@@ -144,25 +169,27 @@ export function derivedSignals(test: PreparedTest): DerivedSignals {
   return out;
 }
 
-/** The three respiratory-compensation criteria fitted over grid indices [from, to]. */
-export function vt2Criteria(test: PreparedTest, d: DerivedSignals, from: number, to: number): CriterionEvidence[] {
+/** The respiratory-compensation criteria whose channels are readable, fitted over grid indices [from, to]. */
+export function vt2Criteria(test: PreparedTest, d: DerivedSignals, from: number, to: number, readable: ReadonlySet<ClassicChannel> = ALL_CLASSIC_CHANNELS): CriterionEvidence[] {
+  const [rcp, veVco2, petco2] = CRITERIA.VT2;
   return [
-    evidence('VE vs VCO2 steepening (respiratory compensation)', test.vco2, test.ve, from, to, (f) => f.slope_before > 0 && f.slope_after > f.slope_before * (1 + RCP_MIN_RELATIVE_RISE), `slope rise > ${RCP_MIN_RELATIVE_RISE * 100} %`),
-    evidence('VE/VCO2 starts to rise', d.time, d.ve_vco2, from, to, (f) => f.slope_after > 0 && f.slope_after > f.slope_before, 'rising after, steeper than before'),
-    evidence('PetCO2 starts to fall', d.time, test.petco2, from, to, (f) => f.slope_after < 0 && f.slope_after < f.slope_before, 'falling after, steeper than before'),
-  ];
+    canRun(rcp.channels, readable) && evidence(rcp.criterion, test.vco2, test.ve, from, to, (f) => f.slope_before > 0 && f.slope_after > f.slope_before * (1 + RCP_MIN_RELATIVE_RISE), `slope rise > ${RCP_MIN_RELATIVE_RISE * 100} %`),
+    canRun(veVco2.channels, readable) && evidence(veVco2.criterion, d.time, d.ve_vco2, from, to, (f) => f.slope_after > 0 && f.slope_after > f.slope_before, 'rising after, steeper than before'),
+    canRun(petco2.channels, readable) && evidence(petco2.criterion, d.time, test.petco2, from, to, (f) => f.slope_after < 0 && f.slope_after < f.slope_before, 'falling after, steeper than before'),
+  ].filter((e): e is CriterionEvidence => e !== false);
 }
 
-/** The V-slope hinge over grid indices [from, to]. */
+/** The V-slope hinge over grid indices [from, to] (VO2 and VCO2, which every classic engine requires). */
 export function vSlope(test: PreparedTest, from: number, to: number): CriterionEvidence {
-  return hinge('V-slope (VCO2 vs VO2)', test.vo2, test.vco2, from, to, (b, a) => a - b > V_SLOPE_MIN_RISE, `slope rise > ${V_SLOPE_MIN_RISE}`);
+  return hinge(CRITERIA.VT1[0].criterion, test.vo2, test.vco2, from, to, (b, a) => a - b > V_SLOPE_MIN_RISE, `slope rise > ${V_SLOPE_MIN_RISE}`);
 }
 
-/** The three hinge criteria of VT1 (V-slope, excess CO2, VE/VO2) fitted over grid indices [from, to]. */
-export function vt1HingeCriteria(test: PreparedTest, d: DerivedSignals, from: number, to: number): CriterionEvidence[] {
+/** The hinge criteria of VT1 (V-slope, excess CO2, and VE/VO2 when VE is readable) fitted over grid indices [from, to]. */
+export function vt1HingeCriteria(test: PreparedTest, d: DerivedSignals, from: number, to: number, readable: ReadonlySet<ClassicChannel> = ALL_CLASSIC_CHANNELS): CriterionEvidence[] {
+  const [, excess, veVo2] = CRITERIA.VT1;
   return [
     vSlope(test, from, to),
-    hinge('excess CO2 starts to rise', d.time, d.excess_co2_ml_min, from, to, (b, a) => a > 0 && a > b, 'rising after, steeper than before'),
-    hinge('VE/VO2 starts to rise', d.time, d.ve_vo2, from, to, (b, a) => a > 0 && a > b, 'rising after, steeper than before'),
-  ];
+    hinge(excess.criterion, d.time, d.excess_co2_ml_min, from, to, (b, a) => a > 0 && a > b, 'rising after, steeper than before'),
+    canRun(veVo2.channels, readable) && hinge(veVo2.criterion, d.time, d.ve_vo2, from, to, (b, a) => a > 0 && a > b, 'rising after, steeper than before'),
+  ].filter((e): e is CriterionEvidence => e !== false);
 }
