@@ -13,7 +13,12 @@ export type FlagCode =
   | 'ramp_protocol'
   | 'protocol_unknown'
   | 'stages_not_located'
-  | 'few_valid_windows';
+  | 'few_valid_windows'
+  | 'onset'
+  | 'constant_load'
+  | 'interval_protocol'
+  | 'protocol_from_request'
+  | 'impossible_values';
 
 /** One flag of a substrate result. */
 export interface SubstrateFlag {

@@ -10,8 +10,8 @@ const plugin: AnalysisPlugin = {
   product: 'substrate',
   requires: ['VO2', 'VCO2'],
   description: 'Fat and carbohydrate oxidation per window, FATMAX (a fitted turning point), crossover, gross efficiency with a load in watts.',
-  async run(recording): Promise<AnalysisOutcome> {
-    const result = analyseSubstrate(recording);
+  async run(recording, request): Promise<AnalysisOutcome> {
+    const result = analyseSubstrate(recording, {}, request.protocol ?? null);
     if (result.status === 'ok') return { status: 'ok', findings: { ...result.findings }, notes: result.notes, model: { ...MODEL } };
     return { status: 'not_analysable', error: result.error, message: result.message, context: result.context, notes: [], model: { ...MODEL } };
   },

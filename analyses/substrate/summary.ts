@@ -2,9 +2,9 @@
  * The `substrate_summary` metric: the headline figures of the substrate analysis, from the same
  * domain code (one implementation, two entry points).
  */
-import type { MetricEntry, MetricResult } from '../../src/metrics/metric-entry.js';
+import type { MetricEntry, MetricRequest, MetricResult } from '../../src/metrics/metric-entry.js';
 import type { Recording } from '../../src/recording/recording.js';
-import { analyseSubstrate, type SubstrateFindings } from './analyse.js';
+import { analyseSubstrate, type ReportedWindow, type SubstrateFindings } from './analyse.js';
 
 /** The metric's value. */
 export interface SubstrateSummary {
@@ -27,9 +27,12 @@ export interface SubstrateSummary {
   n_windows: number;
 }
 
+type Possible = ReportedWindow & { fat_g_min: number; cho_g_min: number; pct_ee_fat: number };
+
 /** Condenses findings to the summary value. */
 export function summarise(f: SubstrateFindings): SubstrateSummary {
-  const valid = f.windows.filter((w) => w.fat_valid);
+  // Withheld windows (impossible rates) carry no rates to compare; an ok result always has fitted windows.
+  const valid = f.windows.filter((w): w is Possible => w.fat_valid && !w.withheld);
   const topFat = valid.reduce((best, w) => (w.fat_g_min > best.fat_g_min ? w : best), valid[0]);
   const topCho = valid.reduce((best, w) => (w.cho_g_min > best.cho_g_min ? w : best), valid[0]);
   const fm = f.fatmax;
@@ -52,9 +55,12 @@ export function summarise(f: SubstrateFindings): SubstrateSummary {
 }
 
 /** Runs the analysis and maps a refusal to an `unavailable` metric result. */
-export function computeSubstrateSummary(rec: Recording): MetricResult {
-  const result = analyseSubstrate(rec);
-  if (result.status === 'ok') return { status: 'ok', value: summarise(result.findings) };
+export function computeSubstrateSummary(rec: Recording, request: MetricRequest = {}): MetricResult {
+  const result = analyseSubstrate(rec, {}, request.protocol ?? null);
+  if (result.status === 'ok') {
+    if (result.findings.windows.some((w) => w.fat_valid && !w.withheld)) return { status: 'ok', value: summarise(result.findings) };
+    return { status: 'unavailable', error: 'INSUFFICIENT_SIGNAL', message: 'No window below RER 1.0 has possible oxidation rates to summarise.', context: { n_windows: result.findings.n_windows, protocol: result.findings.protocol_kind } };
+  }
   // The metric codes have no SUBSTRATE_FAILED: a failed fit means the signal did not support one.
   const error = result.error === 'MISSING_CHANNEL' ? 'MISSING_CHANNEL' : 'INSUFFICIENT_SIGNAL';
   return { status: 'unavailable', error, message: result.message, context: { ...result.context, analysis_error: result.error } };

@@ -3,7 +3,7 @@
  * intensity; rest and recovery dropped), then one window per protocol stage (the mean of its last
  * part, where the steady state is) or, without stages, fixed clock bins.
  */
-import { phasesOf } from '../../src/signal/phases.js';
+import { phasesOf, protocolOf } from '../../src/signal/phases.js';
 import type { Recording } from '../../src/recording/recording.js';
 import type { SubstrateOptions } from './options.js';
 import type { Span } from './protocol.js';
@@ -20,30 +20,63 @@ export interface RawWindow {
   n_samples: number;
 }
 
+/** Where the analysed span starts. */
+export type Onset = 'end of warm-up' | 'start of the incremental part after a warm-up bout' | 'start of a loaded warm-up' | 'exercise start' | 'recording start';
+
 /** The span analysed and what was left out of it. */
 export interface ExerciseSpan {
   span: Span;
   /** Phases left out, each as `name (start-end s)`. */
   dropped: string[];
-  /** Whether a warm-up was found and kept. */
-  warmup_kept: boolean;
+  onset: Onset;
   /** False when no phase could be told: the whole recording is used. */
   phases_found: boolean;
 }
 
-/** Exercise with its warm-up, from the shared phase detection; the whole recording when phases cannot be told. */
+/** Highest mean work rate (W) of a warm-up read as unloaded pedalling; ergometers idle at 0-20 W. */
+const UNLOADED_MAX_W = 20;
+
+/**
+ * Exercise from its onset, from the shared phase detection. Unloaded pedalling (a warm-up whose
+ * VO2 plateau is the baseline the sustained rise leaves) and a warm-up bout before the incremental
+ * part are dropped with the rest; a warm-up under load is a real intensity and kept. The whole
+ * recording when phases cannot be told.
+ */
 export function exerciseSpan(rec: Recording): ExerciseSpan {
   const t0 = rec.t_s[0];
   const t1 = rec.t_s[rec.t_s.length - 1];
   const phases = phasesOf(rec);
-  if (!phases) return { span: { t_start_s: t0, t_end_s: t1 }, dropped: [], warmup_kept: false, phases_found: false };
-  const start = phases.warmup?.t_start_s ?? phases.exercise.t_start_s;
+  if (!phases) return { span: { t_start_s: t0, t_end_s: t1 }, dropped: [], onset: 'recording start', phases_found: false };
+  const afterBout = protocolOf(rec).kind === 'warmup_incremental';
+  const warm = phases.warmup;
+  const loadedWarmup = warm !== null && !afterBout && meanLoad(rec, warm) > UNLOADED_MAX_W;
+  const start = loadedWarmup ? warm.t_start_s : phases.exercise.t_start_s;
   const end = phases.exercise.t_end_s;
   // Whatever lies outside the span is dropped, whether or not the phases name it.
   const dropped: string[] = [];
-  if (start > t0) dropped.push(`${phases.rest ? 'rest' : 'the part before exercise'} (${fmt(t0)}-${fmt(start)} s)`);
+  if (start > t0) {
+    const named = [phases.rest ? 'rest' : null, warm && !loadedWarmup ? (afterBout ? 'the warm-up bout' : 'unloaded warm-up') : null].filter((x) => x !== null).join(' and ');
+    dropped.push(`${named || 'the part before exercise'} (${fmt(t0)}-${fmt(start)} s)`);
+  }
   if (end < t1) dropped.push(`${phases.recovery ? 'recovery' : 'the part after exercise'} (${fmt(end)}-${fmt(t1)} s)`);
-  return { span: { t_start_s: start, t_end_s: end }, dropped, warmup_kept: phases.warmup !== null, phases_found: true };
+  const onset: Onset = afterBout ? 'start of the incremental part after a warm-up bout' : loadedWarmup ? 'start of a loaded warm-up' : warm ? 'end of warm-up' : 'exercise start';
+  return { span: { t_start_s: start, t_end_s: end }, dropped, onset, phases_found: true };
+}
+
+/** Mean Load (W) over a span; 0 without a Load channel (a warm-up read from VO2 alone is unloaded pedalling). */
+function meanLoad(rec: Recording, span: Span): number {
+  const values = rec.channels.Load?.values;
+  if (!values) return 0;
+  let sum = 0;
+  let n = 0;
+  for (let i = 0; i < rec.t_s.length; i++) {
+    const v = values[i];
+    if (rec.t_s[i] >= span.t_start_s && rec.t_s[i] < span.t_end_s && v !== null && Number.isFinite(v)) {
+      sum += v;
+      n++;
+    }
+  }
+  return n > 0 ? sum / n : 0;
 }
 
 function fmt(t_s: number): string {
@@ -122,3 +155,4 @@ export function clockBins(rec: Recording, span: Span, bin_s: number, withLoad: b
   }
   return windows;
 }
+

@@ -6,7 +6,8 @@
  */
 import type { RefusalCode } from '../../src/errors.js';
 import type { ChannelName, Recording } from '../../src/recording/recording.js';
-import { phasesOf } from '../../src/signal/phases.js';
+import { phasesOf, protocolOf } from '../../src/signal/phases.js';
+import type { ProtocolReading } from '../../src/signal/protocol.js';
 import { prepareTest, VT_CHANNELS, type PreparedTest } from './preprocess.js';
 
 /** Each gas channel must hold measured values over at least this fraction of the 1-Hz grid. */
@@ -34,7 +35,11 @@ export interface AlternativeModel {
  * MISSING_CHANNEL refusal names, in `context.alternatives`, the `alternatives` whose inputs the
  * recording holds, so the refusal says what would work.
  */
-export function checkInput(rec: Recording, inputs: readonly ChannelName[], alternatives: readonly AlternativeModel[] = []): InputCheck {
+export function checkInput(
+  rec: Recording,
+  inputs: readonly ChannelName[],
+  { alternatives = [], protocol = protocolOf(rec) }: { alternatives?: readonly AlternativeModel[]; protocol?: ProtocolReading } = {},
+): InputCheck {
   const missing = inputs.filter((c) => !rec.channels[c]);
   if (missing.length) {
     const reasons = Object.fromEntries(missing.map((c) => [c, rec.absent[c] ?? 'not in the recording']));
@@ -75,9 +80,14 @@ export function checkInput(rec: Recording, inputs: readonly ChannelName[], alter
   if (bouts > 1) {
     // As the landmarks metric: ventilatory thresholds are read on one incremental bout, and the
     // breakpoints of an interval test (each bout a step up from recovery) are not thresholds.
-    return insufficient(`An interval test of ${bouts} exercise bouts: thresholds are read from one incremental bout of exercise.`, { exercise_bouts: bouts, needs: 'one incremental exercise bout' });
+    return insufficient(`An interval test of ${bouts} exercise bouts: thresholds are read from one incremental bout of exercise.`, { exercise_bouts: bouts, needs: 'one incremental exercise bout', protocol: protocol.kind });
+  }
+  if (protocol.kind === 'constant' || protocol.kind === 'interval') {
+    const seen = protocol.kind === 'constant' ? 'A constant-load test' : 'An interval session';
+    return insufficient(`${seen} has no incremental part (${protocol.detail}) Thresholds are read from one incremental bout of exercise.`, { protocol: protocol.kind, protocol_source: protocol.source, exercise_bouts: protocol.bouts.length, needs: 'one incremental exercise bout' });
   }
   const notes: string[] = [];
+  if (protocol.kind === 'warmup_incremental' && protocol.incremental) notes.push(`A warm-up bout precedes the incremental part: thresholds are searched from ${Math.round(protocol.incremental.t_start_s)} s, where the incremental part starts.`);
   let start = 0;
   if (phases) {
     start = Math.max(0, Math.min(test.end_index, Math.round(phases.exercise.t_start_s - test.t0_s)));

@@ -11,6 +11,7 @@ import type { Recording } from '../../src/recording/recording.js';
 import type { PlacedThreshold } from './engines/engine.js';
 import { InferenceError } from './engines/onnx-session.js';
 import { gateFailures } from './card.js';
+import { protocolFor } from '../../src/signal/phases.js';
 import { checkInput, type AlternativeModel } from './input-check.js';
 import { runPipeline } from './pipeline.js';
 import { plausibilityNotes } from './plausibility.js';
@@ -111,7 +112,10 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
       if (!choice.ok) return choice.outcome;
       const { model } = choice;
       const ref = modelRef(model);
-      const checked = checkInput(rec, model.card.inputs, webAlternatives(registryFor(modelsDir), model));
+      const checked = checkInput(rec, model.card.inputs, {
+        alternatives: webAlternatives(registryFor(modelsDir), model),
+        protocol: protocolFor(rec, request.protocol ?? null),
+      });
       if (!checked.ok) return refusal(checked.error, checked.message, checked.context, ref, choice.notes);
       const { test } = checked;
       let result;

@@ -5,6 +5,7 @@
 import type { RefusalCode } from '../errors.js';
 import type { MetricEntry } from '../metrics/metric-entry.js';
 import type { ChannelName, Recording } from '../recording/recording.js';
+import type { ProtocolInput } from '../signal/protocol.js';
 
 export type AnalysisName = 'vt' | 'eov' | 'substrate';
 export type Product = 'vt' | 'eov' | 'substrate';
@@ -34,6 +35,8 @@ export interface AnalysisRequest {
   key: KeyScope;
   /** `api` when omitted. */
   surface?: Surface;
+  /** The protocol as the caller states it; overrides the one read from the recording (src/signal/protocol.ts). */
+  protocol?: ProtocolInput | null;
 }
 
 /** The model that ran, reported in provenance (`model`, and for thresholds `model_version`, `model_tier`). */

@@ -7,6 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { ServiceError, type RefusalCode } from '../errors.js';
 import type { Recording } from '../recording/recording.js';
+import type { ProtocolInput } from '../signal/protocol.js';
 import type { AnalysisName, AnalysisOutcome, AnalysisPlugin, AnalysisRequest } from './analysis-plugin.js';
 import { inputQuality, type Quality } from './quality.js';
 
@@ -28,6 +29,8 @@ export interface Provenance {
   latency_ms: number;
   model_version?: string;
   model_tier?: string;
+  /** The caller's protocol input, echoed when given (it replaced the protocol read from the recording). */
+  protocol?: ProtocolInput;
 }
 
 export interface Envelope {
@@ -69,12 +72,12 @@ export async function runAnalyses(
         model: { name },
       };
     }
-    envelopes.push(envelope(name, outcome, quality, performance.now() - started));
+    envelopes.push(envelope(name, outcome, quality, performance.now() - started, request.protocol ?? null));
   }
   return envelopes;
 }
 
-function envelope(name: AnalysisName, outcome: AnalysisOutcome, quality: Quality, latencyMs: number): Envelope {
+function envelope(name: AnalysisName, outcome: AnalysisOutcome, quality: Quality, latencyMs: number, protocol: ProtocolInput | null): Envelope {
   const provenance: Provenance = {
     analysis_version: ANALYSIS_VERSION,
     schema_version: SCHEMA_VERSION,
@@ -84,6 +87,7 @@ function envelope(name: AnalysisName, outcome: AnalysisOutcome, quality: Quality
   };
   if (outcome.model.version) provenance.model_version = outcome.model.version;
   if (outcome.model.tier) provenance.model_tier = outcome.model.tier;
+  if (protocol) provenance.protocol = protocol;
   if (outcome.status === 'ok') {
     return { analysis: name, status: 'ok', findings: outcome.findings, quality, notes: outcome.notes, provenance };
   }

@@ -939,6 +939,22 @@ export interface components {
             model_version?: string | null;
             /** @description EOV burden adjustment; all factors currently equal 1.0. */
             medications?: string[] | null;
+            protocol?: components["schemas"]["ProtocolInput"];
+        };
+        /** @description The protocol as the caller states it (as spiro's `set_protocol`), for files that do not carry it. It overrides the protocol read from the recording (the test is then taken as incremental) and is echoed in every result's `provenance.protocol`. Steps give the stage length (and optionally the increment and first stage); a ramp gives its rate. */
+        ProtocolInput: {
+            /** @constant */
+            kind: "steps";
+            /** @description Stage duration, s; stages are counted from the exercise onset. */
+            stage_s: number;
+            increment_w?: number;
+            increment_kmh?: number;
+            first_stage_w?: number;
+        } | {
+            /** @constant */
+            kind: "ramp";
+            ramp_w_min?: number;
+            ramp_kmh_min?: number;
         };
         AnalyzeResponse: {
             cpet_id: string;
@@ -1033,6 +1049,7 @@ export interface components {
             /** @description Threshold model version (vt). */
             model_version?: string;
             model_tier?: components["schemas"]["Tier"];
+            protocol?: components["schemas"]["ProtocolInput"];
         };
         /** @description Ventilatory thresholds as time from the start of the recording (s) and as oxygen uptake (mL/min), with the evidence the engine read. Null where the recording does not reach a threshold. */
         VtFindings: {
@@ -1130,12 +1147,28 @@ export interface components {
         SubstrateFindings: {
             /** @description Highest 30-s mean VO2, L/min (the reference of %VO2peak). */
             vo2peak?: number;
-            /** @description `protocol stages` or `clock bins`. */
+            /** @description `protocol stages`, `clock bins` or `constant bouts`. */
             window_source?: string;
             window_s?: number;
             n_windows?: number;
+            /** @description `steps`, `ramp` or `unknown` on an incremental test; `constant` for constant-load bouts (never `steps`); `interval`. */
             protocol?: string;
-            /** @description True only on a stepped protocol; a ramp never reaches steady state. */
+            /**
+             * @description The test's kind as every analysis reads it (vt refuses `constant` and `interval`).
+             * @enum {string}
+             */
+            protocol_kind?: "incremental" | "warmup_incremental" | "constant" | "interval" | "unknown";
+            /** @description What the reading rests on (`Load`, `Speed`, `VO2`, or `request` when the caller gave the protocol). */
+            protocol_source?: string;
+            protocol_input?: components["schemas"]["ProtocolInput"] | null;
+            /** @description Constant-load bouts (constant tests only). */
+            bouts?: {
+                t_start?: number;
+                t_end?: number;
+            }[];
+            /** @description Where the windows start (`end of warm-up` for unloaded pedalling, `start of the incremental part after a warm-up bout`, `start of a loaded warm-up`, `exercise start`, `recording start`); the `onset` flag says it in words. */
+            onset?: string;
+            /** @description True only on a stepped protocol or constant bouts; a ramp never reaches steady state. */
             steady_state?: boolean;
             exercise?: {
                 t_start?: number;
@@ -1156,6 +1189,26 @@ export interface components {
                 fit_r2_fat?: number | null;
                 fit_r2_cho?: number | null;
                 n_fit_windows?: number;
+                /** @description The fitted curve: fat oxidation (g/min) = a x + b x^2 + c x^3 with x the fraction of VO2peak (Achten, Gleeson and Jeukendrup 2002), its r2, the number of windows and their range. */
+                fit?: {
+                    model?: string;
+                    a?: number;
+                    b?: number;
+                    c?: number;
+                    r2?: number;
+                    n?: number;
+                    pct_vo2peak_from?: number;
+                    pct_vo2peak_to?: number;
+                } | null;
+                /** @description The measured maximum beside the fit: the window below RER 1.0 with the highest fat oxidation, and the fitted value there. */
+                measured?: {
+                    t_start?: number;
+                    t_end?: number;
+                    pct_vo2peak?: number;
+                    fat_g_min?: number;
+                    fitted_fat_g_min?: number;
+                    at_edge?: boolean;
+                } | null;
                 /** @description Why no FATMAX was found (when `found` is false). */
                 reason?: string;
             };
@@ -1189,9 +1242,13 @@ export interface components {
             vco2?: number;
             rer?: number;
             pct_vo2peak?: number;
-            fat_g_min?: number;
-            cho_g_min?: number;
-            pct_ee_fat?: number;
+            /** @description Null when withheld (`withheld`). */
+            fat_g_min?: number | null;
+            cho_g_min?: number | null;
+            /** @description Share of energy from fat, within 0-100 %; null when withheld. */
+            pct_ee_fat?: number | null;
+            /** @description True when a rate is negative (a fat share outside 0-100 %), which oxidation cannot produce; the rates are then null and the `impossible_values` flag says why. */
+            withheld?: boolean;
             /** @description False above RER 1.0, where the fat rate is an upper bound. */
             fat_valid?: boolean;
             n_samples?: number;
@@ -1211,6 +1268,7 @@ export interface components {
         ComputeRequest: {
             /** @description Names from GET /v1/metrics; an unknown name gives `422 VALIDATION_ERROR` with `context.available`. */
             metrics: string[];
+            protocol?: components["schemas"]["ProtocolInput"];
         };
         /** @description A metric that ran. The known metrics narrow `value` (see the properties of `ComputeResponse.metrics`). */
         MetricOk: {

@@ -3,6 +3,13 @@
  * reading notes, and the function. Unmet preconditions give `unavailable` with a reason, never null.
  */
 import type { ChannelName, Recording } from '../recording/recording.js';
+import type { ProtocolInput } from '../signal/protocol.js';
+
+/** Options from the compute body that a metric may read. */
+export interface MetricRequest {
+  /** The caller's protocol, overriding the one read from the recording. */
+  protocol?: ProtocolInput | null;
+}
 
 export type MetricUnavailableCode = 'MISSING_CHANNEL' | 'INSUFFICIENT_DURATION' | 'INSUFFICIENT_SIGNAL';
 
@@ -25,5 +32,5 @@ export interface MetricEntry {
   /** How to read the value, and what it must not be used for. */
   notes: string;
   /** Runs on the full-resolution record. Preconditions (channels, duration) are checked by the registry first. */
-  compute(recording: Recording): MetricResult;
+  compute(recording: Recording, request?: MetricRequest): MetricResult;
 }

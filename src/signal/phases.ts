@@ -6,6 +6,7 @@
 import type { ChannelName, Recording } from '../recording/recording.js';
 import { channel, coverage } from '../recording/recording.js';
 import { gasOnset, type GasOnset } from './onset.js';
+import { classifyProtocol, protocolAdjusted, type ProtocolInput, type ProtocolReading } from './protocol.js';
 import { centeredTimeMean, quantile, runningMedian } from './smooth.js';
 import { linearFit } from './stats.js';
 
@@ -70,16 +71,37 @@ const ONSET_READING: Record<GasOnset['how'], string> = {
   'response fit': 'fitted as a first-order response from the record start, the level before it lasting under a minute',
 };
 
-const memo = new WeakMap<Recording, PhaseBoundaries | null>();
+const memo = new WeakMap<Recording, { protocol: ProtocolReading; phases: PhaseBoundaries | null }>();
+
+function read(rec: Recording): { protocol: ProtocolReading; phases: PhaseBoundaries | null } {
+  let found = memo.get(rec);
+  if (!found) {
+    const raw = detectPhases(rec);
+    const protocol = classifyProtocol(rec, raw);
+    found = { protocol, phases: protocolAdjusted(raw, protocol) };
+    memo.set(rec, found);
+  }
+  return found;
+}
 
 /**
- * The phases every analysis and metric uses: `detectPhases(rec)`, computed once per Recording
- * object (a Recording is not mutated once built), so that vt, eov, substrate and the metrics all
- * read the same exercise onset.
+ * The phases every analysis and metric uses, computed once per Recording object (a Recording is
+ * not mutated once built), so that vt, eov, substrate and the metrics all read the same exercise
+ * onset: `detectPhases(rec)`, with exercise moved to the incremental part when a warm-up bout
+ * precedes it (src/signal/protocol.ts).
  */
 export function phasesOf(rec: Recording): PhaseBoundaries | null {
-  if (!memo.has(rec)) memo.set(rec, detectPhases(rec));
-  return memo.get(rec) ?? null;
+  return read(rec).phases;
+}
+
+/** The protocol of the recording as read from it (src/signal/protocol.ts), computed once per Recording object. */
+export function protocolOf(rec: Recording): ProtocolReading {
+  return read(rec).protocol;
+}
+
+/** The protocol a request works with: the caller's input when given (it overrides the reading), else the one read. */
+export function protocolFor(rec: Recording, input: ProtocolInput | null): ProtocolReading {
+  return input ? classifyProtocol(rec, phasesOf(rec), input) : protocolOf(rec);
 }
 
 /** Phase boundaries of the recording; null only when no exercise can be found at all. Throws nothing. */

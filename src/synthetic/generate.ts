@@ -50,6 +50,7 @@ export function generateTest(options: GeneratorOptions): GeneratedTest {
     warmup_ml_min: warmupLevel(drawn),
     peak_demand_ml_min: peakDemand(o, drawn, rng),
     body_mass_kg: o.body_mass_kg,
+    shape: options.shape,
   };
   const tau = rng.uniform(TAU_VO2_S[0], TAU_VO2_S[1]);
   const initialVo2 = (plan: ProtocolPlan): number => (realism?.unrecorded_warmup ? plan.demand_ml_min[0] : drawn.rest_ml_min);

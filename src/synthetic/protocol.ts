@@ -2,7 +2,7 @@
  * The protocol: rest, unloaded warm-up, ramp / steps / treadmill stages, recovery, expressed as the
  * oxygen uptake each second's work demands (steady-state VO2) and the load the cart would record.
  */
-import type { Protocol } from './types.js';
+import type { ExerciseShape, Protocol } from './types.js';
 
 /** Oxygen cost of cycling, about 10 mL/min per W above unloaded pedalling (Wasserman et al., Principles of Exercise Testing, 2012). */
 export const VO2_ML_MIN_PER_WATT = 10.3;
@@ -45,6 +45,34 @@ export interface PlanInput {
    * the rate exercise_s and peak_demand_ml_min set, so stopping early or late changes nothing before.
    */
   exercise_end_s?: number;
+  /** Course of the exercise phase (default incremental). */
+  shape?: ExerciseShape;
+}
+
+/** Fraction of the exercise range a constant bout demands (moderate-to-heavy, as a constant-load test). */
+const CONSTANT_FRACTION = 0.55;
+/** Interval session: bouts at this fraction of the range, with pauses back at the warm-up level. */
+const INTERVAL_FRACTION = 0.85;
+const INTERVAL_BOUTS = 4;
+/** Warm-up bout: the first WARMUP_BOUT_SHARE of exercise at WARMUP_BOUT_FRACTION of the range, then a pause of WARMUP_PAUSE_SHARE. */
+const WARMUP_BOUT_SHARE = 0.25;
+const WARMUP_BOUT_FRACTION = 0.3;
+const WARMUP_PAUSE_SHARE = 0.1;
+
+/**
+ * Fraction of the exercise range demanded at fraction `f` of exercise, for each shape; `incremental`
+ * maps an incremental fraction (the ramp's or the stage's) to the part of exercise it runs in.
+ */
+function shaped(shape: ExerciseShape, f: number, incremental: (g: number) => number): number {
+  if (shape === 'constant') return CONSTANT_FRACTION;
+  if (shape === 'interval') return Math.floor(f * INTERVAL_BOUTS * 2) % 2 === 0 ? INTERVAL_FRACTION : 0;
+  if (shape === 'warmup_bout') {
+    if (f < WARMUP_BOUT_SHARE) return WARMUP_BOUT_FRACTION;
+    const from = WARMUP_BOUT_SHARE + WARMUP_PAUSE_SHARE;
+    if (f < from) return 0;
+    return incremental((f - from) / (1 - from));
+  }
+  return incremental(f);
 }
 
 /** Lays the protocol out second by second. */
@@ -64,14 +92,11 @@ export function planProtocol(input: PlanInput): ProtocolPlan {
     else if (s < warmEnd) demand[s] = input.warmup_ml_min;
     else if (s < exEnd) {
       const f = (s - warmEnd) / input.exercise_s;
-      if (input.protocol === 'ramp') demand[s] = input.warmup_ml_min + range * f;
-      else {
-        const stage = Math.min(lastStage, Math.floor(f * nStages));
-        demand[s] = input.warmup_ml_min + (range * (stage + 1)) / nStages;
-      }
+      const incremental = (g: number): number => (input.protocol === 'ramp' ? g : (Math.min(lastStage, Math.floor(g * nStages)) + 1) / nStages);
+      demand[s] = input.warmup_ml_min + range * shaped(input.shape ?? 'incremental', f, incremental);
     } else demand[s] = input.rest_ml_min;
   }
-  if (input.protocol !== 'ramp') {
+  if (input.protocol !== 'ramp' && (input.shape ?? 'incremental') === 'incremental') {
     for (let k = 0; warmEnd + (k * input.exercise_s) / nStages < exEnd && k <= lastStage; k++) stageStarts.push(warmEnd + (k * input.exercise_s) / nStages);
   }
 

@@ -34,9 +34,18 @@ export interface OscillationOption {
   span?: 'exercise' | 'whole';
 }
 
+/**
+ * The course of the exercise phase: incremental (the protocol's ramp or steps, the default), one
+ * constant bout, four high bouts with easy pauses (an interval session), or a constant warm-up
+ * bout and a pause before the incremental part.
+ */
+export type ExerciseShape = 'incremental' | 'constant' | 'interval' | 'warmup_bout';
+
 export interface GeneratorOptions {
   seed: number;
   protocol?: Protocol;
+  /** Default 'incremental'; other shapes keep the protocol's work channel (Load or Speed). Thresholds in the truth are only meaningful for 'incremental'. */
+  shape?: ExerciseShape;
   rest_s?: number;
   warmup_s?: number;
   exercise_s?: number;

@@ -13,6 +13,7 @@ import type { MetricResult } from '../metrics/metric-entry.js';
 import { createMetricRegistry, type MetricRegistry } from '../metrics/registry.js';
 import { loadPlugins, type Plugins } from '../plugins.js';
 import type { Recording } from '../recording/recording.js';
+import type { ProtocolInput } from '../signal/protocol.js';
 import { recordingOf, type RecordingPayload } from '../server/stored-record.js';
 import { recordingSummary, type RecordingSummary } from '../server/summary.js';
 import { encodeRecording, type EncodedRecording } from '../store/record-codec.js';
@@ -20,7 +21,7 @@ import { encodeRecording, type EncodedRecording } from '../store/record-codec.js
 export type Task =
   | { kind: 'parse'; filename: string; bytes: Uint8Array; packages: string[] }
   | { kind: 'analyze'; recording: RecordingPayload; names: AnalysisName[]; request: AnalysisRequest; packages: string[] }
-  | { kind: 'compute'; recording: RecordingPayload; names: string[]; packages: string[] }
+  | { kind: 'compute'; recording: RecordingPayload; names: string[]; protocol?: ProtocolInput | null; packages: string[] }
   | { kind: 'domains'; recording: RecordingPayload; model: string | null; model_version: string | null; key: KeyScope; packages: string[] }
   | { kind: 'ping' };
 
@@ -74,7 +75,7 @@ export async function runTask(task: Task): Promise<TaskResult> {
       case 'analyze':
         return { ok: true, kind: 'analyze', value: await runAnalyses(recordingOf(task.recording), task.names, plugins.analyses, task.request) };
       case 'compute':
-        return { ok: true, kind: 'compute', value: metrics.compute(recordingOf(task.recording), task.names) };
+        return { ok: true, kind: 'compute', value: metrics.compute(recordingOf(task.recording), task.names, { protocol: task.protocol ?? null }) };
       case 'domains':
         return { ok: true, kind: 'domains', value: await domains(task) };
     }

@@ -12,8 +12,9 @@ describe('metric registry', () => {
 
   it('lists every spec metric in the order of spec section 2.3, with an added substrate_summary in its place', () => {
     const reg = createMetricRegistry([entry('zeta_extra'), entry('substrate_summary')]);
-    expect(reg.list().map((e) => e.name)).to.deep.equal([...SPEC_METRIC_ORDER, 'zeta_extra']);
-    expect(createMetricRegistry().list().map((e) => e.name)).to.deep.equal(SPEC_METRIC_ORDER.filter((n) => n !== 'substrate_summary'));
+    // stage_summary is a built-in extension beyond spec section 2.3: after the spec's metrics, before plugins' extras.
+    expect(reg.list().map((e) => e.name)).to.deep.equal([...SPEC_METRIC_ORDER, 'stage_summary', 'zeta_extra']);
+    expect(createMetricRegistry().list().map((e) => e.name)).to.deep.equal([...SPEC_METRIC_ORDER.filter((n) => n !== 'substrate_summary'), 'stage_summary']);
   });
 
   it('describes each entry with exactly the fields GET /v1/metrics shows', () => {

@@ -11,7 +11,8 @@ describe('metrics on the public sample, uploaded as a user would', () => {
     const sample = generateSample(false);
     const { recording } = await readUpload(sample.filename, Buffer.from(sample.content), formats);
     const r = reg.compute(recording, reg.list().map((e) => e.name));
-    for (const [name, result] of Object.entries(r)) expect(result.status, `${name}: ${JSON.stringify(result)}`).to.equal('ok');
+    // The sample is a ramp: stage_summary has no stages to summarise and says so.
+    for (const [name, result] of Object.entries(r)) expect(result.status, `${name}: ${JSON.stringify(result)}`).to.equal(name === 'stage_summary' ? 'unavailable' : 'ok');
     const vo2max = (r.vo2max as { value: number }).value;
     expect(vo2max / sample.expected.vo2peak_ml_min - 1).to.be.within(-0.03, 0.07);
     const points = (r.landmarks as { value: { points: Record<string, { t_s: number }> } }).value.points;

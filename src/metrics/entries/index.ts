@@ -6,6 +6,7 @@ import { landmarks } from './landmarks.js';
 import { o2Pulse, rermax, vemax, vo2max } from './peak-window.js';
 import { phasesMetric } from './phases.js';
 import { samplingAdequacy } from './sampling-adequacy.js';
+import { stageSummary } from './stage-summary.js';
 import { veVco2Slope } from './ve-vco2-slope.js';
 
 /** Every metric this folder defines. */
@@ -20,4 +21,5 @@ export const BUILTIN_METRICS: readonly MetricEntry[] = [
   gasQuality,
   samplingAdequacy,
   clockIntegrity,
+  stageSummary,
 ];

@@ -56,6 +56,7 @@ export async function analyze(deps: ServiceDeps, key: ApiKeyRecord, cpetId: stri
             model: body.model ?? null,
             model_version: body.model_version ?? null,
             medications: body.medications ?? null,
+            protocol: body.protocol ?? null,
             key: { tier: key.tier, allowed_models: key.allowed_models },
             surface,
           },
@@ -91,7 +92,7 @@ export async function compute(deps: ServiceDeps, key: ApiKeyRecord, cpetId: stri
   const reservation = await reserveUnits(deps.store, key, 1, deps.config.now());
   let metrics;
   try {
-    metrics = unwrap(await deps.runner.run({ kind: 'compute', recording: payloadOf(record), names: body.metrics, packages: deps.config.formatPackages }, key.id), 'compute');
+    metrics = unwrap(await deps.runner.run({ kind: 'compute', recording: payloadOf(record), names: body.metrics, protocol: body.protocol ?? null, packages: deps.config.formatPackages }, key.id), 'compute');
   } catch (err) {
     await reservation.release();
     throw err;

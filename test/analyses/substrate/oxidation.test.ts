@@ -93,7 +93,7 @@ describe('substrate window arithmetic', () => {
     expect(f.flags.map((x) => x.code)).to.include('trimmed_to_exercise');
   });
 
-  it('marks the stages above RER 1.0 as not valid and keeps their negative fat rate', () => {
+  it('marks the stages above RER 1.0 as not valid and withholds their impossible negative fat rate', () => {
     const result = analyseSubstrate(handBuiltTest());
     if (result.status !== 'ok') throw new Error(result.message);
     // The highest stage has RER 0.975: none is above 1.0, so there is no rer_above_one flag.
@@ -110,8 +110,11 @@ describe('substrate window arithmetic', () => {
     if (r2.status !== 'ok') throw new Error(r2.message);
     const last = r2.findings.windows[7];
     expect(last.fat_valid).to.equal(false);
-    // fat = 1.695 * 3.1 - 1.701 * 3.41 = 5.2545 - 5.80041 = -0.54591 g/min
-    expect(last.fat_g_min).to.equal(-0.5459);
+    // fat = 1.695 * 3.1 - 1.701 * 3.41 = 5.2545 - 5.80041 = -0.54591 g/min: impossible, so withheld with its share.
+    expect(last.withheld).to.equal(true);
+    expect(last.fat_g_min).to.equal(null);
+    expect(last.pct_ee_fat).to.equal(null);
+    expect(r2.findings.flags.find((x) => x.code === 'impossible_values')?.detail).to.match(/^1 of 8 windows/);
     const rer = r2.findings.flags.find((x) => x.code === 'rer_above_one');
     expect(rer?.detail).to.match(/^1 of 8 windows/);
   });

@@ -58,8 +58,15 @@ describe('substrate on every real vendor fixture', () => {
       const f = outcome.findings as unknown as SubstrateFindings;
       expect(f.n_windows).to.equal(f.windows.length);
       for (const w of f.windows) {
-        for (const v of [w.vo2, w.vco2, w.rer, w.fat_g_min, w.cho_g_min, w.pct_vo2peak]) expect(Number.isFinite(v)).to.equal(true);
+        for (const v of [w.vo2, w.vco2, w.rer, w.pct_vo2peak]) expect(Number.isFinite(v)).to.equal(true);
         expect(w.fat_valid).to.equal(w.rer <= 1);
+        // A rate oxidation cannot produce is withheld, never shown: no share of energy from fat outside 0-100 %.
+        if (w.withheld) expect([w.fat_g_min, w.cho_g_min, w.pct_ee_fat]).to.deep.equal([null, null, null]);
+        else {
+          expect(w.fat_g_min).to.be.at.least(0);
+          expect(w.cho_g_min).to.be.at.least(0);
+          expect(w.pct_ee_fat).to.be.within(0, 100);
+        }
       }
       const loadInWatts = recording.channels.Load?.values.some((v) => v !== null && v > 0) ?? false;
       if (loadInWatts) {
