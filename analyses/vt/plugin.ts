@@ -14,6 +14,7 @@ import { gateFailures } from './card.js';
 import { checkInput } from './input-check.js';
 import { runPipeline } from './pipeline.js';
 import { plausibilityNotes } from './plausibility.js';
+import { missingThresholdNotes, type MissingEvidence } from './reading-notes.js';
 import type { PreparedTest } from './preprocess.js';
 import { DEFAULT_MODEL, DEFAULT_MODELS_DIR, registryFor, servedOn, tierReaches, type ModelRegistry, type RegisteredModel } from './registry.js';
 
@@ -117,8 +118,7 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
       const vt1 = thresholdAt(test, result.vt1, vo2peak);
       const vt2 = thresholdAt(test, result.vt2, vo2peak);
       const notes = [...choice.notes, ...checked.notes, ...(result.notes ?? [])];
-      if (vt1.time_s === null) notes.push('No VT1: the subject did not leave the moderate domain in this recording, so no threshold is reported (not an error).');
-      else if (vt2.time_s === null) notes.push('No VT2: the test ended before the severe domain (respiratory compensation) was reached.');
+      notes.push(...missingThresholdNotes(vt1.time_s === null, vt2.time_s === null, result.read_span, (result.evidence as { vt2?: MissingEvidence }).vt2));
       notes.push(...plausibilityNotes(vt1.pct_vo2peak, vt2.pct_vo2peak));
       return {
         status: 'ok',

@@ -4,6 +4,7 @@
  */
 import type { EngineInput, PlacedThreshold } from '../engines/engine.js';
 import type { DomainCurves } from './curves.js';
+import type { ReadSpan } from '../read-span.js';
 
 export interface Decision {
   vt1: PlacedThreshold | null;
@@ -11,6 +12,8 @@ export interface Decision {
   evidence: Record<string, unknown>;
   /** Reading notes for the envelope, in words, where the evidence alone would leave a reader to infer them. */
   notes?: string[];
+  /** The seconds the engine's curves describe (set by the pipeline for engines that answer curves). */
+  read_span?: ReadSpan;
 }
 
 export interface DecisionRule {
