@@ -14,6 +14,9 @@ import { gateFailures } from './card.js';
 import { checkInput } from './input-check.js';
 import { runPipeline } from './pipeline.js';
 import { plausibilityNotes } from './plausibility.js';
+import { implausibilities } from './implausible.js';
+import { oscillationNote } from './oscillation-note.js';
+import { exerciseEndIndex } from './exercise-end.js';
 import { missingThresholdNotes, type MissingEvidence } from './reading-notes.js';
 import type { PreparedTest } from './preprocess.js';
 import { DEFAULT_MODEL, DEFAULT_MODELS_DIR, registryFor, servedOn, tierReaches, type ModelRegistry, type RegisteredModel } from './registry.js';
@@ -120,6 +123,10 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
       const notes = [...choice.notes, ...checked.notes, ...(result.notes ?? [])];
       notes.push(...missingThresholdNotes(vt1.time_s === null, vt2.time_s === null, result.read_span, (result.evidence as { vt2?: MissingEvidence }).vt2));
       notes.push(...plausibilityNotes(vt1.pct_vo2peak, vt2.pct_vo2peak));
+      const implausible = implausibilities(vt1, vt2, test.t0_s + exerciseEndIndex(rec, test));
+      for (const i of implausible) notes.push(`Implausible: ${i.detail} (evidence.implausible)`);
+      const oscillation = await oscillationNote(rec, request);
+      if (oscillation) notes.push(oscillation);
       return {
         status: 'ok',
         findings: {
@@ -131,7 +138,8 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
           vt2_pct_vo2peak: vt2.pct_vo2peak,
           vo2peak_ml_min: Math.round(vo2peak),
           engine: model.card.engine,
-          evidence: result.evidence,
+          // Named only when something is implausible, so plausible findings stay as older cards recorded them.
+          evidence: implausible.length ? { ...result.evidence, implausible } : result.evidence,
         },
         notes,
         model: ref,
