@@ -1,5 +1,5 @@
 /**
- * `npm run evaluate [-- --write] [--promote name@version] [--per-cell N] [--model name]`: evaluates every installed
+ * `npm run evaluate [-- --write | --replay-only] [--promote name@version] [--per-cell N] [--model name [--version vX.Y.Z]]`: evaluates every installed
  * threshold model through the vt plugin itself (the code path the service runs) on the same cohorts,
  * and prints them side by side:
  *   - the held-out synthetic cohorts of scripts/train/cohorts.ts (seeds and settings never used in
@@ -16,7 +16,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GATE, GATE_MIN_TESTS, gateFailures, type CohortEvaluation, type ModelCard, type ThresholdAgreement } from '../analyses/vt/card.js';
+import { GATE, GATE_MIN_TESTS, gateFailures, MIN_VT2_FOUND_PCT, type CohortEvaluation, type LengthAwareFigures, type ModelCard, type ThresholdAgreement } from '../analyses/vt/card.js';
 import { createVtPlugin } from '../analyses/vt/plugin.js';
 import { DEFAULT_MODEL, DEFAULT_MODELS_DIR, ModelRegistry, type RegisteredModel } from '../analyses/vt/registry.js';
 import type { AnalysisPlugin } from '../src/analyses/analysis-plugin.js';
@@ -34,6 +34,8 @@ function argValue(name: string): string | null {
 const write = process.argv.includes('--write');
 const perCell = Number(argValue('--per-cell') ?? 30);
 const only = argValue('--model');
+/** With --model, one version only (so --write can record a new version without re-running the others). */
+const onlyVersion = argValue('--version');
 /** `name@version` to promote when its gate clears; without it a research card stays research. */
 const promote = argValue('--promote');
 
@@ -44,17 +46,74 @@ const researchKey = { tier: 'research' as const, allowed_models: null };
 interface Estimate {
   vt1: Est | null;
   vt2: Est | null;
+  vo2peak_ml_min: number | null;
   placed_by: { vt1: string | null; vt2: string | null };
   refusal: string | null;
 }
 
 async function estimate(plugin: AnalysisPlugin, rec: RealTest['recording'], model: RegisteredModel): Promise<Estimate> {
   const out = await plugin.run(rec, { model: model.card.name, model_version: model.card.version, key: researchKey, surface: 'web' });
-  if (out.status !== 'ok') return { vt1: null, vt2: null, placed_by: { vt1: null, vt2: null }, refusal: out.error };
+  if (out.status !== 'ok') return { vt1: null, vt2: null, vo2peak_ml_min: null, placed_by: { vt1: null, vt2: null }, refusal: out.error };
   const f = out.findings as Record<string, number | null>;
   const evidence = (out.findings as { evidence?: Record<string, { placed_by?: string } | undefined> }).evidence;
   const pick = (k: 'vt1' | 'vt2'): Est | null => (f[`${k}_time_s`] === null ? null : { time_s: f[`${k}_time_s`], vo2_ml_min: f[`${k}_vo2_ml_min`] });
-  return { vt1: pick('vt1'), vt2: pick('vt2'), placed_by: { vt1: evidence?.vt1?.placed_by ?? null, vt2: evidence?.vt2?.placed_by ?? null }, refusal: null };
+  return { vt1: pick('vt1'), vt2: pick('vt2'), vo2peak_ml_min: f.vo2peak_ml_min, placed_by: { vt1: evidence?.vt1?.placed_by ?? null, vt2: evidence?.vt2?.placed_by ?? null }, refusal: null };
+}
+
+/** One test as the length-aware figures read it: where the recording starts and ends, the truth, the estimate. */
+interface LengthRow {
+  start_s: number;
+  end_s: number;
+  truth: Record<'vt1' | 'vt2', { time_s: number | null; vo2_ml_min: number | null } | null>;
+  estimate: Estimate;
+}
+
+function lengthRow(rec: RealTest['recording'], truth: LengthRow['truth'], estimate: Estimate): LengthRow {
+  return { start_s: rec.t_s[0], end_s: rec.t_s[rec.t_s.length - 1], truth, estimate };
+}
+
+const mean = (v: number[]) => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : null);
+const medianOf = (v: number[]) => {
+  if (!v.length) return null;
+  const s = [...v].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const round1 = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10);
+
+/**
+ * Found %, errors relative to the recording's length and to VO2peak, and the two leave-one-out
+ * baselines that never read gas data (analyses/vt/card.ts LengthAwareFigures).
+ */
+function lengthAware(rows: LengthRow[], k: 'vt1' | 'vt2'): LengthAwareFigures {
+  const withTruth = rows.filter((r) => r.truth[k]?.time_s != null);
+  const found = withTruth.filter((r) => r.estimate[k]?.time_s != null);
+  const timeErrPct: number[] = [];
+  const vo2ErrPct: number[] = [];
+  for (const r of found) {
+    timeErrPct.push((100 * Math.abs((r.estimate[k]!.time_s as number) - (r.truth[k]!.time_s as number))) / (r.end_s - r.start_s));
+    const ev = r.estimate[k]!.vo2_ml_min;
+    const tv = r.truth[k]!.vo2_ml_min;
+    if (ev != null && tv != null && r.estimate.vo2peak_ml_min) vo2ErrPct.push((100 * Math.abs(ev - tv)) / r.estimate.vo2peak_ml_min);
+  }
+  const fraction = (r: LengthRow) => ((r.truth[k]!.time_s as number) - r.start_s) / (r.end_s - r.start_s);
+  const offset = (r: LengthRow) => r.end_s - (r.truth[k]!.time_s as number);
+  const byFraction: number[] = [];
+  const byOffset: number[] = [];
+  if (withTruth.length >= 2) {
+    withTruth.forEach((r, i) => {
+      const others = withTruth.filter((_, j) => j !== i);
+      const t = r.truth[k]!.time_s as number;
+      byFraction.push(Math.abs(r.start_s + (mean(others.map(fraction)) as number) * (r.end_s - r.start_s) - t));
+      byOffset.push(Math.abs(r.end_s - (medianOf(others.map(offset)) as number) - t));
+    });
+  }
+  return {
+    found_pct: withTruth.length ? round1((100 * found.length) / withTruth.length) : null,
+    time_mae_pct_duration: round1(mean(timeErrPct)),
+    vo2_mae_pct_vo2peak: round1(mean(vo2ErrPct)),
+    baseline_time_mae_s: { fraction_of_length: round1(mean(byFraction)), end_minus_offset: round1(mean(byOffset)) },
+  };
 }
 
 /** Time errors (estimate minus truth, s) of one cohort, grouped by the evidence that placed each threshold. */
@@ -91,7 +150,26 @@ const CELL_HEADER = 'VO2bias      r   MAE  tbias      r   MAE   n/mis/spu';
 
 const registry = new ModelRegistry(DEFAULT_MODELS_DIR);
 const plugin = createVtPlugin({ modelsDir: DEFAULT_MODELS_DIR });
-const models = registry.models.filter((m) => !only || m.card.name === only);
+const models = registry.models.filter((m) => (!only || m.card.name === only) && (!onlyVersion || m.card.version === onlyVersion));
+
+/** The sample's findings as the card records them for test/analyses/vt/replay.test.ts. */
+async function recordReplay(model: RegisteredModel, card: ModelCard): Promise<void> {
+  const replay = await plugin.run(generateSampleTest(false).recording, { model: model.card.name, model_version: model.card.version, key: researchKey, surface: 'web' });
+  card.replay = { recording: 'generateSampleTest(false) (src/synthetic/sample.ts)', findings: replay.status === 'ok' ? replay.findings : null };
+}
+
+// --replay-only: re-record the sample's findings and nothing else, when the findings gained a field
+// (e.g. evidence.implausible) without any threshold moving; the evaluation stays as recorded.
+if (process.argv.includes('--replay-only')) {
+  for (const model of models) {
+    const cardPath = join(model.dir, 'card.json');
+    const card = JSON.parse(readFileSync(cardPath, 'utf8')) as ModelCard;
+    await recordReplay(model, card);
+    writeFileSync(cardPath, JSON.stringify(card, null, 2) + '\n');
+    console.log(`re-recorded the replay of ${cardPath}`);
+  }
+  process.exit(0);
+}
 const cohorts = evaluationCohorts(perCell);
 const real = await realTests();
 const vendor = await vendorFiles();
@@ -112,22 +190,33 @@ interface ModelResult {
 async function evaluateCohort(model: RegisteredModel, c: EvaluationCohort, refusals: Record<string, number>, placements: ByPlacement): Promise<CohortEvaluation> {
   const vt1: Pair[] = [];
   const vt2: Pair[] = [];
+  const rows: LengthRow[] = [];
   for (const g of c.tests) {
     const e = await estimate(plugin, g.recording, model);
     if (e.refusal) refusals[e.refusal] = (refusals[e.refusal] ?? 0) + 1;
     recordPlacement(placements, e, g.truth);
     vt1.push({ est: e.vt1, truth: g.truth.vt1 });
     vt2.push({ est: e.vt2, truth: g.truth.vt2 });
+    rows.push(lengthRow(g.recording, g.truth, e));
   }
-  return { cohort: c.cohort, unseen: !c.seenBy(model.card), n_tests: c.tests.length, vt1: agreement(vt1), vt2: agreement(vt2) };
+  return {
+    cohort: c.cohort,
+    unseen: !c.seenBy(model.card),
+    n_tests: c.tests.length,
+    vt1: agreement(vt1),
+    vt2: agreement(vt2),
+    length_aware: { vt1: lengthAware(rows, 'vt1'), vt2: lengthAware(rows, 'vt2') },
+  };
 }
 
 async function evaluateReal(model: RegisteredModel): Promise<{ cohort: CohortEvaluation; errors: ModelResult['realErrors'] }> {
   const pairs: { vt1: Pair[]; vt2: Pair[] } = { vt1: [], vt2: [] };
   const perTest: Record<string, unknown>[] = [];
   const errors: ModelResult['realErrors'] = [];
+  const rows: LengthRow[] = [];
   for (const r of real) {
     const e = await estimate(plugin, r.recording, model);
+    rows.push(lengthRow(r.recording, { vt1: r.vt1, vt2: r.vt2 }, e));
     pairs.vt1.push({ est: e.vt1, truth: r.vt1 });
     pairs.vt2.push({ est: e.vt2, truth: r.vt2 });
     const err = (est: Est | null, truth: RealTest['vt1'], k: 'time_s' | 'vo2_ml_min') => (est?.[k] != null && truth[k] !== null ? Math.round((est[k] as number) - (truth[k] as number)) : null);
@@ -147,6 +236,7 @@ async function evaluateReal(model: RegisteredModel): Promise<{ cohort: CohortEva
       n_tests: real.length,
       vt1: agreement(pairs.vt1),
       vt2: agreement(pairs.vt2),
+      length_aware: { vt1: lengthAware(rows, 'vt1'), vt2: lengthAware(rows, 'vt2') },
       per_test: perTest,
       ...(seen.length ? { notes: `possibly in the model's training data: ${seen.join(', ')}` } : {}),
     },
@@ -186,6 +276,22 @@ for (const c of [...cohorts.map((x) => x.cohort)]) {
     const gate = !e.unseen ? 'seen in training' : e.n_tests < GATE_MIN_TESTS ? 'too few' : failures.length ? 'FAIL' : 'pass';
     const refused = Object.entries(r.refusals[c] ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
     console.log(`${label(r.model).padEnd(width)}      ${cell(e.vt1)}  |     ${cell(e.vt2)}  | ${gate}${refused ? `  (refused: ${refused})` : ''}`);
+  }
+}
+
+console.log(`\n## against test length: found %, |time error| as % of the recording, |VO2 error| as % of VO2peak, and time MAE (s) of the model beside the two leave-one-out baselines that never read gas data (VT1 = mean fraction x length, VT2 = end - median offset); '<' marks a model that beats both; promotion also needs VT2 found on >= ${MIN_VT2_FOUND_PCT} %`);
+const lengthCell = (a: ThresholdAgreement, f: LengthAwareFigures | undefined) =>
+  f
+    ? `${num(f.found_pct, 5)} ${num(f.time_mae_pct_duration, 5)} ${num(f.vo2_mae_pct_vo2peak, 5)}  ${num(a.time_mae_s, 5)}${f.baseline_time_mae_s.fraction_of_length !== null && f.baseline_time_mae_s.end_minus_offset !== null && a.time_mae_s !== null && a.time_mae_s < Math.min(f.baseline_time_mae_s.fraction_of_length, f.baseline_time_mae_s.end_minus_offset) ? '<' : ' '} ${num(f.baseline_time_mae_s.fraction_of_length, 6)} ${num(f.baseline_time_mae_s.end_minus_offset, 6)}`
+    : 'n/a';
+const LENGTH_HEADER = 'found%  %dur %pk    MAE  b:frac  b:end';
+for (const c of [...cohorts.map((x) => x.cohort), 'real labelled (pyoxynet samples)']) {
+  console.log(`\n### ${c}`);
+  console.log(`${''.padEnd(width)}  VT1 ${LENGTH_HEADER}  | VT2 ${LENGTH_HEADER}`);
+  for (const r of results) {
+    const e = r.cohorts.find((x) => x.cohort === c);
+    if (!e) continue;
+    console.log(`${label(r.model).padEnd(width)}      ${lengthCell(e.vt1, e.length_aware?.vt1)}  |     ${lengthCell(e.vt2, e.length_aware?.vt2)}`);
   }
 }
 
@@ -293,12 +399,11 @@ if (write) {
     const { name, version } = r.model.card;
     const cardPath = join(r.model.dir, 'card.json');
     const card = JSON.parse(readFileSync(cardPath, 'utf8')) as ModelCard;
-    const replay = await plugin.run(generateSampleTest(false).recording, { model: name, model_version: version, key: researchKey, surface: 'web' });
-    card.replay = { recording: 'generateSampleTest(false) (src/synthetic/sample.ts)', findings: replay.status === 'ok' ? replay.findings : null };
+    await recordReplay(r.model, card);
     const failures = gateFailures({ evaluation: { evaluated_at: '', command: '', cohorts: r.cohorts } });
     card.evaluation = {
       evaluated_at: new Date().toISOString(),
-      command: `npm run evaluate -- --write --per-cell ${perCell}`,
+      command: `npm run evaluate -- --write --per-cell ${perCell}${only ? ` --model ${only}` : ''}${onlyVersion ? ` --version ${onlyVersion}` : ''}`,
       cohorts: r.cohorts,
       vendor_sanity: r.vendorSanity,
       reading: {

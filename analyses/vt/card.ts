@@ -27,6 +27,26 @@ export interface ThresholdAgreement {
   time_mae_s: number | null;
 }
 
+/**
+ * What test length alone would score, beside the model (issue 24: time correlation mostly measures test
+ * length). Baselines are leave-one-out over the cohort's truths and never read gas data: VT1 = the other
+ * tests' mean VT1 fraction of the recording x this recording's length; VT2 = this recording's end minus
+ * the other tests' median VT2-to-end offset.
+ */
+export interface LengthAwareFigures {
+  /** Tests with a true threshold where the model gave one, % (null without true thresholds). */
+  found_pct: number | null;
+  /** Mean |time error| as a fraction of the recording's length, %. */
+  time_mae_pct_duration: number | null;
+  /** Mean |VO2 error| as a share of the test's VO2peak (the findings' vo2peak_ml_min), %. */
+  vo2_mae_pct_vo2peak: number | null;
+  /** Mean |time error| of the two baselines, s, over every test with a true threshold. */
+  baseline_time_mae_s: { fraction_of_length: number | null; end_minus_offset: number | null };
+}
+
+/** Fewest true VT2 a cohort must give a model a VT2 for, % (issue 24). */
+export const MIN_VT2_FOUND_PCT = 80;
+
 export interface CohortEvaluation {
   cohort: string;
   /** True when no test of the cohort was used in training or tuning. */
@@ -34,6 +54,8 @@ export interface CohortEvaluation {
   n_tests: number;
   vt1: ThresholdAgreement;
   vt2: ThresholdAgreement;
+  /** Length-aware figures and the baselines (evaluations from issue 24 on). */
+  length_aware?: { vt1: LengthAwareFigures; vt2: LengthAwareFigures };
   /** Errors per test (estimate minus truth), given for small real cohorts. */
   per_test?: Record<string, unknown>[];
   /** What a reader must know about the cohort for this model (e.g. a test possibly in its training data). */
@@ -85,5 +107,22 @@ export function agreementFailures(a: ThresholdAgreement, label: string): string[
 export function gateFailures(card: Pick<ModelCard, 'evaluation'>): string[] {
   const cohorts = (card.evaluation?.cohorts ?? []).filter((c) => c.unseen && c.n_tests >= GATE_MIN_TESTS);
   if (cohorts.length === 0) return ['no evaluation on an unseen cohort'];
-  return cohorts.flatMap((c) => [...agreementFailures(c.vt1, `${c.cohort} VT1`), ...agreementFailures(c.vt2, `${c.cohort} VT2`)]);
+  return cohorts.flatMap((c) => [...agreementFailures(c.vt1, `${c.cohort} VT1`), ...agreementFailures(c.vt2, `${c.cohort} VT2`), ...lengthFailures(c)]);
+}
+
+/**
+ * The stricter half of the gate (issue 24), for evaluations that record it: VT2 found on at least
+ * MIN_VT2_FOUND_PCT % of the tests that reach it, and each threshold's time MAE below both baselines'.
+ */
+function lengthFailures(c: CohortEvaluation): string[] {
+  const l = c.length_aware;
+  if (!l) return [];
+  const out: string[] = [];
+  if (l.vt2.found_pct !== null && l.vt2.found_pct < MIN_VT2_FOUND_PCT) out.push(`${c.cohort} VT2: found on ${l.vt2.found_pct} % of tests that reach it, below ${MIN_VT2_FOUND_PCT} %`);
+  for (const [label, a, f] of [['VT1', c.vt1, l.vt1], ['VT2', c.vt2, l.vt2]] as const) {
+    for (const [name, b] of Object.entries(f.baseline_time_mae_s)) {
+      if (b !== null && (a.time_mae_s === null || a.time_mae_s >= b)) out.push(`${c.cohort} ${label}: time MAE ${a.time_mae_s} s does not beat the ${name.replaceAll('_', ' ')} baseline's ${b} s`);
+    }
+  }
+  return out;
 }

@@ -8,6 +8,7 @@ import { DECISIONS } from './decision/index.js';
 import type { Decision, DecisionRule } from './decision/rule.js';
 import type { Engine, EngineInput } from './engines/engine.js';
 import { ENGINES } from './engines/index.js';
+import { readSpan, type ReadSpan } from './read-span.js';
 
 export interface Pipeline {
   engine: Engine;
@@ -35,7 +36,9 @@ export async function runPipeline(input: EngineInput): Promise<Decision> {
   const { engine, decision } = pipelineOf(input.model.card);
   const out = await engine.run(input);
   if (out.kind === 'thresholds') return { vt1: out.vt1, vt2: out.vt2, evidence: out.evidence, notes: out.notes, vt2_not_sought: out.vt2_not_sought };
-  return (decision as DecisionRule).decide(out.curves, input, out.evidence);
+  const d = (decision as DecisionRule).decide(out.curves, input, out.evidence);
+  // A rule that reads past the VO2 peak says how far it read; otherwise the curves are read to the peak.
+  return { ...d, read_span: (d.evidence.read_span as ReadSpan | undefined) ?? readSpan(input.test, out.curves) };
 }
 
 /** The per-second curves of a model whose engine answers curves; null for an engine that places thresholds itself. */

@@ -15,6 +15,10 @@ import { protocolFor } from '../../src/signal/phases.js';
 import { checkInput, type AlternativeModel } from './input-check.js';
 import { runPipeline } from './pipeline.js';
 import { plausibilityNotes } from './plausibility.js';
+import { implausibilities } from './implausible.js';
+import { oscillationNote } from './oscillation-note.js';
+import { exerciseEndIndex } from './exercise-end.js';
+import { missingThresholdNotes, type MissingEvidence } from './reading-notes.js';
 import type { PreparedTest } from './preprocess.js';
 import { DEFAULT_MODEL, DEFAULT_MODELS_DIR, registryFor, servedOn, tierReaches, type ModelRegistry, type RegisteredModel } from './registry.js';
 
@@ -130,9 +134,12 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
       const vt1 = thresholdAt(test, result.vt1, vo2peak);
       const vt2 = thresholdAt(test, result.vt2, vo2peak);
       const notes = [...choice.notes, ...checked.notes, ...(result.notes ?? [])];
-      if (vt1.time_s === null) notes.push('No VT1: the subject did not leave the moderate domain in this recording, so no threshold is reported (not an error).');
-      else if (vt2.time_s === null) notes.push(result.vt2_not_sought ?? 'No VT2: the test ended before the severe domain (respiratory compensation) was reached.');
+      notes.push(...missingThresholdNotes(vt1.time_s === null, vt2.time_s === null, result.read_span, (result.evidence as { vt2?: MissingEvidence }).vt2, result.vt2_not_sought));
       notes.push(...plausibilityNotes(vt1.pct_vo2peak, vt2.pct_vo2peak));
+      const implausible = implausibilities(vt1, vt2, test.t0_s + exerciseEndIndex(rec, test));
+      for (const i of implausible) notes.push(`Implausible: ${i.detail} (evidence.implausible)`);
+      const oscillation = await oscillationNote(rec, request);
+      if (oscillation) notes.push(oscillation);
       return {
         status: 'ok',
         findings: {
@@ -144,7 +151,8 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
           vt2_pct_vo2peak: vt2.pct_vo2peak,
           vo2peak_ml_min: Math.round(vo2peak),
           engine: model.card.engine,
-          evidence: result.evidence,
+          // Named only when something is implausible, so plausible findings stay as older cards recorded them.
+          evidence: implausible.length ? { ...result.evidence, implausible } : result.evidence,
         },
         notes,
         model: ref,

@@ -11,6 +11,10 @@ import { argMax, fillGaps, medianFilter, movingMean } from './grid-filters.js';
 /** The channels every vt engine reads, in model-input order. */
 export const VT_CHANNELS = ['VO2', 'VCO2', 'VE', 'PetO2', 'PetCO2'] as const satisfies readonly ChannelName[];
 
+/** Longest stretch without a sample the resampler bridges in breath-by-breath data, s. */
+const MAX_BRIDGED_S = 20;
+/** In an averaged export, a gap is this many intervals without a sample (one empty bin is bridged). */
+const AVERAGED_GAP_INTERVALS = 2;
 /** Half-width (s) of the running median that removes cough and swallow breaths. */
 const MEDIAN_HALF_S = 7;
 /** Half-width (s) of the moving mean applied after the median (a 21-s centred mean). */
@@ -39,12 +43,15 @@ export function prepareTest(rec: Recording): PreparedTest {
   const t = rec.t_s;
   const t0 = Math.ceil(t[0]);
   const tEnd = Math.floor(t[t.length - 1]);
+  // A 30-s averaged export's samples are 30 s apart by design: a gap is two intervals without a sample, not 20 s.
+  const interval = rec.sampling.method === 'averaged' ? (rec.sampling.raw_interval_s ?? 0) : 0;
+  const maxGap = Math.max(MAX_BRIDGED_S, AVERAGED_GAP_INTERVALS * interval);
   const series = {} as Record<(typeof VT_CHANNELS)[number], Float64Array>;
   const coverage = {} as PreparedTest['coverage'];
   for (const name of VT_CHANNELS) {
     const values = rec.channels[name]?.values ?? [];
-    // Gaps longer than 20 s are not bridged by the resampler, so coverage counts them as missing.
-    const grid = resampleUniform(t, values, 1, { t0_s: t0, t_end_s: tEnd, maxGapS: 20 });
+    // Gaps longer than 20 s (or than two intervals of an averaged export) are not bridged by the resampler, so coverage counts them as missing.
+    const grid = resampleUniform(t, values, 1, { t0_s: t0, t_end_s: tEnd, maxGapS: maxGap });
     let valid = 0;
     for (const v of grid.values) if (Number.isFinite(v)) valid++;
     coverage[name] = grid.values.length ? valid / grid.values.length : 0;

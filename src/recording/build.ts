@@ -195,6 +195,31 @@ function repairClock(
   };
 }
 
+/** Shortest bin of an averaged export recognised by its empty bins, s (breath times rounded to 1 s are not bins). */
+const MIN_BIN_S = 2;
+/** Share of intervals that must be whole multiples of the bin, and share that must be one bin. */
+const BIN_MULTIPLE_SHARE = 0.9;
+const ONE_BIN_SHARE = 0.6;
+
+/**
+ * An averaged export whose empty bins were left out: its intervals are irregular only because some are
+ * two or more bins long. Breath-by-breath intervals vary continuously, so few of them are whole
+ * multiples of their median (issue 24: such exports were taken for breath-by-breath).
+ */
+function emptyBins(dts: number[], bin: number): boolean {
+  if (!(bin >= MIN_BIN_S) || dts.length === 0) return false;
+  let multiples = 0;
+  let single = 0;
+  for (const dt of dts) {
+    const k = Math.round(dt / bin);
+    if (k >= 1 && Math.abs(dt - k * bin) <= 0.02 * bin) {
+      multiples++;
+      if (k === 1) single++;
+    }
+  }
+  return multiples >= BIN_MULTIPLE_SHARE * dts.length && single >= ONE_BIN_SHARE * dts.length;
+}
+
 function inferSampling(
   t_s: number[],
   hint: RawColumns['sampling_hint'],
@@ -205,7 +230,7 @@ function inferSampling(
   const mean = dts.reduce((a, b) => a + b, 0) / dts.length;
   const sd = Math.sqrt(dts.reduce((a, b) => a + (b - mean) ** 2, 0) / dts.length);
   const cv = mean > 0 ? sd / mean : 0;
-  const inferred: SamplingMethod = cv > REGULAR_INTERVAL_CV ? 'breath_by_breath' : 'averaged';
+  const inferred: SamplingMethod = cv <= REGULAR_INTERVAL_CV || emptyBins(dts, med) ? 'averaged' : 'breath_by_breath';
   const method = hint?.method ?? inferred;
   return {
     method,

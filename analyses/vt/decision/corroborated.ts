@@ -29,6 +29,9 @@ import type { PreparedTest } from '../preprocess.js';
 import type { DomainCurves } from './curves.js';
 import type { DecisionRule } from './rule.js';
 import { stepIndex } from './step-fit.js';
+import { endCompensation, type CompensationSign } from './end-compensation.js';
+import { readSpan } from '../read-span.js';
+import { exerciseEndIndex } from '../exercise-end.js';
 
 /** Half-width (s) of the centred mean applied to the curves before they are read (as step-fit.ts). */
 const CURVE_HALF_S = 10;
@@ -43,14 +46,19 @@ const STILL_RISING = 0.15;
 /** The span at the end of the test where an undecided VT2 is sought from landmarks alone, s. */
 const END_SPAN_S = 120;
 
-type Placement = 'model' | 'model and landmarks' | 'landmarks (the curves end undecided)';
+type Placement = 'model' | 'model and landmarks' | 'landmarks (the curves end undecided)' | 'gases at the end of the test';
 
 interface ThresholdEvidence {
-  placed_by: Placement | 'not reached';
+  /** `not assessable`: the evidence was still rising at the last second read (see at_or_after_s). */
+  placed_by: Placement | 'not reached' | 'not assessable';
   model_crossing_s: number | null;
   zone_s: [number, number] | null;
   /** Each criterion's breakpoint, and where an expert would read the threshold it marks. */
   landmarks: { criterion: string; time_s: number | null; read_at_s: number | null; accepted: boolean; in_zone: boolean; why: string }[];
+  /** The respiratory compensation signs read over the end of the test (read-to-end only, when the curves did not cross). */
+  compensation?: { sign: CompensationSign['sign']; time_s: number | null; accepted: boolean; why: string }[];
+  /** Where the threshold is at the earliest when the evidence for it was still rising at the last second read. */
+  at_or_after_s?: number;
 }
 
 /** The last index with a defined (finite) value: an engine may leave the end of the test undefined. */
@@ -110,51 +118,66 @@ function describe(test: PreparedTest, criteria: CriterionEvidence[], inZone: (e:
 
 const notReached = (): ThresholdEvidence => ({ placed_by: 'not reached', model_crossing_s: null, zone_s: null, landmarks: [] });
 
-export const corroborated: DecisionRule = {
-  id: 'corroborated',
-  decide(curves: DomainCurves, { test, exercise_start_index: onset }: EngineInput, engineEvidence) {
-    const last = Math.min(test.end_index, lastDefined(curves.moderate));
-    const pm = movingMean(curves.moderate.subarray(0, last + 1), CURVE_HALF_S);
-    const beyond = new Float64Array(last + 1);
-    for (let i = 0; i <= last; i++) {
-      const hs = curves.heavy[i] + curves.severe[i];
-      beyond[i] = hs > 0 ? curves.severe[i] / hs : 0;
-    }
-    const ps = movingMean(beyond, CURVE_HALF_S);
-    // Margins positive before a threshold and negative after, as stepIndex reads them.
-    const m1 = pm.map((p) => 2 * p - 1);
-    const m2 = ps.map((p) => 1 - 2 * p);
-    // The classic engine's own criteria: fitted in its order (VT2 above the PetO2 nadir, VT1 below VT2), so
-    // neither threshold's breakpoint is mistaken for the other's.
-    const classic = classicThresholds(test, onset);
-    const evidence: Record<string, unknown> = {
-      method: 'corroborated: the model places each threshold where its domain curves cross; classic landmarks inside its undecided zone join it (median)',
-      ...engineEvidence,
-      analysed_until_s: test.t0_s + test.end_index,
-    };
+/**
+ * The rule, as `corroborated` (gandalf v1.1.0) or as `read-to-end` (gandalf v1.2.0, whose engine reads the
+ * curves to the last second): where the curves give no VT2 crossing, read-to-end first reads the
+ * respiratory compensation from the gases over the end of the test (end-compensation.ts), then the
+ * classic landmarks as corroborated does, and where the evidence is still rising at the last second it
+ * says so (`not assessable`, at_or_after_s) instead of "not reached".
+ */
+function corroboratedRule(id: string, readToEnd: boolean): DecisionRule {
+  return {
+    id,
+    decide(curves: DomainCurves, { rec, test, exercise_start_index: onset }: EngineInput, engineEvidence) {
+      // read-to-end reads on to the last second of exercise; corroborated stops at the VO2 peak.
+      const end = readToEnd ? exerciseEndIndex(rec, test) : test.end_index;
+      const last = Math.min(end, lastDefined(curves.moderate));
+      const pm = movingMean(curves.moderate.subarray(0, last + 1), CURVE_HALF_S);
+      const beyond = new Float64Array(last + 1);
+      for (let i = 0; i <= last; i++) {
+        const hs = curves.heavy[i] + curves.severe[i];
+        beyond[i] = hs > 0 ? curves.severe[i] / hs : 0;
+      }
+      const ps = movingMean(beyond, CURVE_HALF_S);
+      // Margins positive before a threshold and negative after, as stepIndex reads them.
+      const m1 = pm.map((p) => 2 * p - 1);
+      const m2 = ps.map((p) => 1 - 2 * p);
+      // The classic engine's own criteria: fitted in its order (VT2 above the PetO2 nadir, VT1 below VT2), so
+      // neither threshold's breakpoint is mistaken for the other's.
+      const classic = classicThresholds(test, onset);
+      const evidence: Record<string, unknown> = {
+        method: 'corroborated: the model places each threshold where its domain curves cross; classic landmarks inside its undecided zone join it (median)',
+        ...engineEvidence,
+        analysed_until_s: test.t0_s + test.end_index,
+        ...(readToEnd ? { read_span: readSpan(test, curves, end) } : {}),
+      };
 
-    const c1 = last >= 0 ? stepIndex(m1, Math.min(onset, last)) : null;
-    if (c1 === null) return { vt1: null, vt2: null, evidence: { ...evidence, vt1: notReached(), vt2: notReached() } };
-    const zone1 = zoneAround(m1, c1, onset, last);
-    const vt1 = corroborate(test, c1, zone1, classic.vt1_evidence, CLASSIC_VT1_EARLY_ON_REAL_TESTS_S);
+      const c1 = last >= 0 ? stepIndex(m1, Math.min(onset, last)) : null;
+      if (c1 === null) return { vt1: null, vt2: null, evidence: { ...evidence, vt1: notReached(), vt2: notReached() } };
+      const zone1 = zoneAround(m1, c1, onset, last);
+      const vt1 = corroborate(test, c1, zone1, classic.vt1_evidence, CLASSIC_VT1_EARLY_ON_REAL_TESTS_S);
 
-    const from2 = vt1.placed.index + MIN_VT_GAP_S;
-    const c2 = from2 < last ? stepIndex(m2, from2) : null;
-    let vt2: { placed: PlacedThreshold | null; evidence: ThresholdEvidence };
-    if (c2 !== null) {
-      const zone2 = zoneAround(m2, c2, from2, last);
-      vt2 = corroborate(test, c2, zone2, classic.vt2_evidence, 0);
-    } else {
-      vt2 = undecidedEnd(test, ps, from2, last, classic.vt2_evidence);
-    }
-    return {
-      vt1: vt1.placed,
-      vt2: vt2.placed,
-      evidence: { ...evidence, vt1: vt1.evidence, vt2: vt2.evidence },
-      notes: [placementNote('VT1', vt1.evidence.placed_by), placementNote('VT2', vt2.evidence.placed_by)].filter((n): n is string => n !== null),
-    };
-  },
-};
+      const from2 = vt1.placed.index + MIN_VT_GAP_S;
+      const c2 = from2 < last ? stepIndex(m2, from2) : null;
+      let vt2: { placed: PlacedThreshold | null; evidence: ThresholdEvidence };
+      if (c2 !== null) {
+        const zone2 = zoneAround(m2, c2, from2, last);
+        vt2 = corroborate(test, c2, zone2, classic.vt2_evidence, 0);
+      } else {
+        vt2 = readToEnd ? endOfTest(test, ps, from2, last, end, classic.vt2_evidence) : undecidedEnd(test, ps, from2, last, classic.vt2_evidence);
+      }
+      return {
+        vt1: vt1.placed,
+        vt2: vt2.placed,
+        evidence: { ...evidence, vt1: vt1.evidence, vt2: vt2.evidence },
+        notes: [placementNote('VT1', vt1.evidence.placed_by), placementNote('VT2', vt2.evidence.placed_by)].filter((n): n is string => n !== null),
+      };
+    },
+  };
+}
+
+export const corroborated = corroboratedRule('corroborated', false);
+export const readToEnd = corroboratedRule('read-to-end', true);
 
 /**
  * Says in words when a threshold rests on one kind of evidence. On every held-out cohort of
@@ -163,6 +186,7 @@ export const corroborated: DecisionRule = {
  */
 function placementNote(name: 'VT1' | 'VT2', by: ThresholdEvidence['placed_by']): string | null {
   if (by === 'model') return `${name} rests on the model's curves alone: no accepted classic landmark fell where the curves are undecided, so nothing corroborated it (evidence.${name.toLowerCase()}).`;
+  if (by === 'gases at the end of the test') return `${name} was placed from the gases over the end of the test (VE/VCO2 rising, PetCO2 falling, VE steepening against VCO2; at least two agreeing): the test ended too soon after it for the model's curves to cross (evidence.${name.toLowerCase()}.compensation).`;
   if (by === 'landmarks (the curves end undecided)') return `${name} was placed by the respiratory compensation landmarks over the end of the test: the test ended before the model's curves decided (evidence.${name.toLowerCase()}).`;
   return null;
 }
@@ -172,8 +196,7 @@ function placementNote(name: 'VT1' | 'VT2', by: ThresholdEvidence['placed_by']):
  * not decide and the respiratory compensation landmarks over the end of the test place VT2 (their
  * median, at least two agreeing); otherwise the test ended before VT2.
  */
-function undecidedEnd(test: PreparedTest, ps: Float64Array, from: number, last: number, criteria: CriterionEvidence[]): { placed: PlacedThreshold | null; evidence: ThresholdEvidence } {
-  const end = test.end_index;
+function undecidedEnd(test: PreparedTest, ps: Float64Array, from: number, last: number, criteria: CriterionEvidence[], end = test.end_index): { placed: PlacedThreshold | null; evidence: ThresholdEvidence } {
   if (last < from || ps[last] - ps[Math.max(from, last - 60)] < STILL_RISING) return { placed: null, evidence: notReached() };
   const zone: [number, number] = [Math.max(from, end - END_SPAN_S), end];
   const inZone = (e: CriterionEvidence) => e.accepted && e.index !== null && e.index >= zone[0] && e.index <= zone[1];
@@ -184,4 +207,30 @@ function undecidedEnd(test: PreparedTest, ps: Float64Array, from: number, last: 
     placed: { index: median(agreeing) },
     evidence: { placed_by: 'landmarks (the curves end undecided)', model_crossing_s: null, zone_s: [test.t0_s + zone[0], test.t0_s + zone[1]], landmarks },
   };
+}
+
+/** Whether the smoothed severe share rose by STILL_RISING over the last minute read. */
+function stillRising(ps: Float64Array, from: number, last: number): boolean {
+  return last >= from && ps[last] - ps[Math.max(from, last - 60)] >= STILL_RISING;
+}
+
+/**
+ * read-to-end's VT2 when the curves give no crossing: the respiratory compensation from the gases at
+ * the end of the test; else the classic landmarks over the end (undecidedEnd); else, when the severe
+ * share is still rising at the last second read, not assessable, with the start of that rise as the
+ * earliest VT2; else not reached.
+ */
+function endOfTest(test: PreparedTest, ps: Float64Array, from: number, last: number, end: number, criteria: CriterionEvidence[]): { placed: PlacedThreshold | null; evidence: ThresholdEvidence } {
+  const ec = endCompensation(test, from, end);
+  const compensation = ec.signs.map((s) => ({ sign: s.sign, time_s: s.index === null ? null : test.t0_s + s.index, accepted: s.accepted, why: s.why }));
+  const zone: [number, number] = [test.t0_s + ec.span[0], test.t0_s + ec.span[1]];
+  if (ec.index !== null) {
+    return { placed: { index: ec.index }, evidence: { placed_by: 'gases at the end of the test', model_crossing_s: null, zone_s: zone, landmarks: describe(test, criteria, () => false, 0), compensation } };
+  }
+  const classic = undecidedEnd(test, ps, from, last, criteria, end);
+  if (classic.placed !== null) return { placed: classic.placed, evidence: { ...classic.evidence, compensation } };
+  if (!stillRising(ps, from, last)) return { placed: null, evidence: { ...classic.evidence, compensation } };
+  let start = last;
+  while (start > from && ps[start - 1] <= ps[start]) start--;
+  return { placed: null, evidence: { ...classic.evidence, placed_by: 'not assessable', compensation, at_or_after_s: test.t0_s + start } };
 }

@@ -4,6 +4,7 @@
  */
 import type { EngineInput, PlacedThreshold } from '../engines/engine.js';
 import type { DomainCurves } from './curves.js';
+import type { ReadSpan } from '../read-span.js';
 
 export interface Decision {
   vt1: PlacedThreshold | null;
@@ -13,6 +14,8 @@ export interface Decision {
   notes?: string[];
   /** Why VT2 could not be sought at all (the engine had no criterion it could run), said instead of "not reached". */
   vt2_not_sought?: string;
+  /** The seconds the engine's curves describe (set by the pipeline for engines that answer curves). */
+  read_span?: ReadSpan;
 }
 
 export interface DecisionRule {

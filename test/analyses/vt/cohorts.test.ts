@@ -2,11 +2,12 @@ import { expect } from 'chai';
 import { heldOutArtifactCohort, heldOutCohort, heldOutRealisticCohort, heldOutWideCohort, realisticRows, trainingCohort, trainingRealisticCohort } from '../../../scripts/train/cohorts.js';
 import { oxynetRows } from '../../../scripts/train/oxynet-rows.js';
 import { generateTest } from '../../../src/synthetic/generate.js';
+import { heldOutAveragedCohort, heldOutShortTailCohort } from '../../../scripts/train/evaluation-cohorts.js';
 
 describe('vt training and evaluation cohorts', () => {
   it('never share a seed, so every held-out cohort is unseen by training and by the others', () => {
     const train = new Set([...trainingCohort(900, 'v1'), ...trainingCohort(900, 'v2'), ...trainingRealisticCohort(240)].map((o) => o.seed));
-    const held = [...heldOutCohort(30), ...heldOutWideCohort(20), ...heldOutArtifactCohort(20), ...heldOutRealisticCohort(240)];
+    const held = [...heldOutCohort(30), ...heldOutWideCohort(20), ...heldOutArtifactCohort(20), ...heldOutRealisticCohort(240), ...heldOutShortTailCohort(30), ...heldOutAveragedCohort(20)];
     expect(heldOutCohort(30).length).to.be.at.least(300);
     for (const o of held) expect(train.has(o.seed)).to.equal(false);
     expect(new Set(held.map((o) => o.seed)).size).to.equal(held.length);

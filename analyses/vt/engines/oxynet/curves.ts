@@ -25,6 +25,7 @@
  */
 import { channel, type Recording } from '../../../../src/recording/recording.js';
 import type { DomainCurves } from '../../decision/curves.js';
+import { exerciseEndIndex } from '../../exercise-end.js';
 import type { PreparedTest } from '../../preprocess.js';
 import type { RegisteredModel } from '../../registry.js';
 import { InferenceError } from '../onnx-session.js';
@@ -43,6 +44,13 @@ export interface OxynetReading {
   output_columns: { moderate: number; heavy: number; severe: number };
   /** How the two nested steps are read from the outputs (see the header). */
   output_reading: 'entered_domain' | 'pairwise';
+  /**
+   * How the last WINDOW_S seconds are read. Absent or `none`: they are not (the last row describes the
+   * start of the last full window). `edge_padded`: windows keep starting every stride_s seconds up to
+   * the last second, their missing seconds holding the last second's values, and the span runs on from
+   * the VO2 peak to the last second of exercise (exercise-end.ts), so the curves reach the last breath.
+   */
+  tail?: 'none' | 'edge_padded';
 }
 
 /** The reading a card names; throws an InferenceError when it is missing or malformed. */
@@ -55,8 +63,9 @@ export function readingOf(model: RegisteredModel): OxynetReading {
     Number.isFinite(p.row_time_offset_s) &&
     cols !== undefined &&
     [cols.moderate, cols.heavy, cols.severe].sort().join() === '0,1,2' &&
-    (p.output_reading === 'entered_domain' || p.output_reading === 'pairwise');
-  if (!valid) throw new InferenceError(`model ${model.card.name} ${model.card.version}: its card does not fix stride_s, row_time_offset_s, output_columns and output_reading`);
+    (p.output_reading === 'entered_domain' || p.output_reading === 'pairwise') &&
+    (p.tail === undefined || p.tail === 'none' || p.tail === 'edge_padded');
+  if (!valid) throw new InferenceError(`model ${model.card.name} ${model.card.version}: its card does not fix stride_s, row_time_offset_s, output_columns and output_reading (and tail, if named, is none or edge_padded)`);
   return p as OxynetReading;
 }
 
@@ -65,10 +74,11 @@ export interface OxynetCurves {
   /** Windows run, and the grid index of the last second a row describes (later seconds are NaN). */
   windows: number;
   last_index: number;
+  /** Windows that run past the span's last second and hold its values there (tail `edge_padded`). */
+  padded_windows: number;
   input: string;
 }
 
-/** Runs the model over the span and returns per-second curves on the test's grid. */
 /** Breathing frequency assumed where a recording has none, breaths/min: a mid-exercise rate. */
 const DEFAULT_RF_PER_MIN = 30;
 /** Bounds of the 20-breath span in time, s (60 breaths/min at the fastest, 15 at the slowest). */
@@ -107,20 +117,33 @@ function breathSpanMean(series: OneHzSeries, rec: Recording): Float64Array[] {
   });
 }
 
+/** The series with its last value repeated `extra` more times. */
+function edgePadded(values: Float64Array, extra: number): Float64Array {
+  const out = new Float64Array(values.length + extra);
+  out.set(values);
+  out.fill(values[values.length - 1], values.length);
+  return out;
+}
+
+/** Runs the model over the span and returns per-second curves on the test's grid. */
 export async function oxynetCurves(session: ort.InferenceSession, rec: Recording, test: PreparedTest, reading: OxynetReading): Promise<OxynetCurves> {
   const raw = upstreamSeries(rec);
   const series: OneHzSeries = raw.input === 'breath_by_breath' ? raw : { ...raw, channels: breathSpanMean(raw, rec) };
-  // Series seconds inside the analysed span [t0_s, t0_s + end_index].
-  const spanEnd = test.t0_s + test.end_index;
+  // Series seconds inside the analysed span [t0_s, t0_s + end_index]; a reading of the tail runs on to the last second of exercise.
+  const spanEnd = test.t0_s + (reading.tail === 'edge_padded' ? exerciseEndIndex(rec, test) : test.end_index);
   let from = 0;
   while (from < series.time_s.length && series.time_s[from] < test.t0_s) from++;
   let to = series.time_s.length - 1;
   while (to >= from && series.time_s[to] > spanEnd) to--;
   const length = to - from + 1;
   if (length < WINDOW_S + reading.stride_s) throw new Error(`the span holds ${length} s of all five channels; the model needs at least ${WINDOW_S + reading.stride_s}`);
-  const scaled = series.channels.map((c, i) => minMaxScale(c.subarray(from, to + 1), OXYNET_CHANNELS[i]));
+  const padded = reading.tail === 'edge_padded';
+  // Scaling reads the measured span only; the padding repeats its last second, so it never moves the range.
+  const scaled = series.channels.map((c, i) => minMaxScale(c.subarray(from, to + 1), OXYNET_CHANNELS[i])).map((c) => (padded ? edgePadded(c, WINDOW_S - 1) : c));
   const starts: number[] = [];
   for (let s = 0; s + WINDOW_S <= length; s += reading.stride_s) starts.push(s);
+  const full = starts.length;
+  if (padded) for (let s = (starts.at(-1) as number) + reading.stride_s; s < length; s += reading.stride_s) starts.push(s);
   const out = await runOxynet(session, buildWindows(scaled, starts), starts.length);
   const rowTime = starts.map((s) => series.time_s[from + s] + reading.row_time_offset_s);
 
@@ -145,5 +168,5 @@ export async function oxynetCurves(session: ort.InferenceSession, rec: Recording
     curves.severe[i] = beyond * q;
     lastIndex = i;
   }
-  return { curves, windows: starts.length, last_index: lastIndex, input: series.input };
+  return { curves, windows: starts.length, last_index: lastIndex, padded_windows: starts.length - full, input: series.input };
 }

@@ -19,7 +19,14 @@ export const oxynetCnn: Engine = {
     return {
       kind: 'curves',
       curves: r.curves,
-      evidence: { engine: 'Oxynet CNN (Zignoli et al. 2022)', input: r.input, windows: r.windows, curves_until_s: test.t0_s + r.last_index },
+      evidence: {
+        engine: 'Oxynet CNN (Zignoli et al. 2022)',
+        input: r.input,
+        windows: r.windows,
+        curves_until_s: test.t0_s + r.last_index,
+        // Named only by cards that read the tail, so older versions' findings stay as their cards recorded them.
+        ...(reading.tail === 'edge_padded' ? { padded_windows: r.padded_windows } : {}),
+      },
     };
   },
 };

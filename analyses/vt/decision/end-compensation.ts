@@ -1,0 +1,136 @@
+/**
+ * Respiratory compensation read from the gases over the end of a test, for a VT2 that falls where a
+ * learned engine's curves have too few seconds left to cross (many real tests stop 20-30 s after VT2).
+ *
+ * Three signs of the respiratory compensation point (Beaver, Wasserman & Whipp, J Appl Physiol 1986;
+ * Whipp, Davis & Wasserman, Respir Physiol 1989): VE/VCO2 starts to rise, PetCO2 starts to fall, and
+ * VE steepens against VCO2. Each is a continuous two-segment (hinge) least-squares fit over the end of
+ * the test whose break may sit as little as MIN_AFTER_S before the last second; a sign is accepted when
+ * its slope turns the right way and the hinge explains a clear share of what one straight line leaves.
+ * VT2 is the median of the accepted breaks when at least two accept and agree within AGREE_S.
+ */
+import type { PreparedTest } from '../preprocess.js';
+
+/** Seconds after a break the fit needs: enough for a 21-s smoothed signal to turn. */
+const MIN_AFTER_S = 15;
+/** Seconds before a break, so the first segment is a line and not a point. */
+const MIN_BEFORE_S = 30;
+/** The stretch of the end of the test searched, s. */
+const SPAN_S = 180;
+/** Share of a single line's residual the hinge must remove for the sign to count. */
+const MIN_EXPLAINED = 0.5;
+/** Accepted breaks farther apart than this are not the same event. */
+const AGREE_S = 45;
+
+export interface CompensationSign {
+  sign: 'VE/VCO2 rises' | 'PetCO2 falls' | 'VE steepens against VCO2';
+  /** Grid index of the break, null when the span is too short for a fit. */
+  index: number | null;
+  accepted: boolean;
+  why: string;
+}
+
+export interface EndCompensation {
+  /** Grid index of VT2, null when fewer than two signs accept and agree. */
+  index: number | null;
+  /** The searched stretch, grid indices. */
+  span: [number, number];
+  signs: CompensationSign[];
+}
+
+interface Hinge {
+  k: number;
+  slopeBefore: number;
+  slopeAfter: number;
+  explained: number;
+}
+
+/** Residual sum of squares of the least-squares fit y = a + b x + c max(0, x - xk) over [lo, hi], with its slopes. */
+function hingeFit(x: ArrayLike<number>, y: ArrayLike<number>, lo: number, hi: number, k: number): { sse: number; b: number; c: number } {
+  // Normal equations of three regressors (1, x, h), solved by Cramer's rule: small, exact enough at these scales.
+  const xk = x[k];
+  let n = 0, sx = 0, sh = 0, sxx = 0, sxh = 0, shh = 0, sy = 0, sxy = 0, shy = 0;
+  for (let i = lo; i <= hi; i++) {
+    const xi = x[i] - xk;
+    const hi_ = Math.max(0, xi);
+    const yi = y[i];
+    n++; sx += xi; sh += hi_; sxx += xi * xi; sxh += xi * hi_; shh += hi_ * hi_; sy += yi; sxy += xi * yi; shy += hi_ * yi;
+  }
+  const det3 = (a: number[]) => a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) + a[2] * (a[3] * a[7] - a[4] * a[6]);
+  const m = [n, sx, sh, sx, sxx, sxh, sh, sxh, shh];
+  const d = det3(m);
+  if (!(Math.abs(d) > 1e-12)) return { sse: Infinity, b: 0, c: 0 };
+  const a0 = det3([sy, sx, sh, sxy, sxx, sxh, shy, sxh, shh]) / d;
+  const b = det3([n, sy, sh, sx, sxy, sxh, sh, shy, shh]) / d;
+  const c = det3([n, sx, sy, sx, sxx, sxy, sh, sxh, shy]) / d;
+  let sse = 0;
+  for (let i = lo; i <= hi; i++) {
+    const xi = x[i] - xk;
+    const r = y[i] - (a0 + b * xi + c * Math.max(0, xi));
+    sse += r * r;
+  }
+  return { sse, b, c };
+}
+
+/** Residual sum of squares of one straight line over [lo, hi]. */
+function lineSse(x: ArrayLike<number>, y: ArrayLike<number>, lo: number, hi: number): number {
+  let n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (let i = lo; i <= hi; i++) { n++; sx += x[i]; sy += y[i]; sxx += x[i] * x[i]; sxy += x[i] * y[i]; }
+  const den = n * sxx - sx * sx;
+  const b = den > 0 ? (n * sxy - sx * sy) / den : 0;
+  const a = (sy - b * sx) / n;
+  let sse = 0;
+  for (let i = lo; i <= hi; i++) { const r = y[i] - a - b * x[i]; sse += r * r; }
+  return sse;
+}
+
+/** The best hinge over [lo, hi] with its break at least MIN_BEFORE_S after lo and MIN_AFTER_S before hi. */
+function bestHinge(x: ArrayLike<number>, y: ArrayLike<number>, lo: number, hi: number): Hinge | null {
+  let best: Hinge | null = null;
+  let bestSse = Infinity;
+  const line = lineSse(x, y, lo, hi);
+  for (let k = lo + MIN_BEFORE_S; k <= hi - MIN_AFTER_S; k++) {
+    const f = hingeFit(x, y, lo, hi, k);
+    if (f.sse < bestSse) {
+      bestSse = f.sse;
+      best = { k, slopeBefore: f.b, slopeAfter: f.b + f.c, explained: line > 0 ? 1 - f.sse / line : 0 };
+    }
+  }
+  return best;
+}
+
+function judge(sign: CompensationSign['sign'], h: Hinge | null, turnsUp: boolean): CompensationSign {
+  if (h === null) return { sign, index: null, accepted: false, why: `the span is shorter than ${MIN_BEFORE_S + MIN_AFTER_S} s` };
+  const turned = turnsUp ? h.slopeAfter > h.slopeBefore && h.slopeAfter > 0 : h.slopeAfter < h.slopeBefore && h.slopeAfter < 0;
+  const clear = h.explained >= MIN_EXPLAINED;
+  const why = !turned
+    ? `the slope does not turn ${turnsUp ? 'upwards' : 'downwards'} at the break`
+    : !clear
+      ? `the break explains ${Math.round(100 * h.explained)} % of a straight line's residual, below ${Math.round(100 * MIN_EXPLAINED)} %`
+      : `slope turns ${turnsUp ? 'up' : 'down'}; the break explains ${Math.round(100 * h.explained)} % of a straight line's residual`;
+  return { sign, index: h.k, accepted: turned && clear, why };
+}
+
+/** Respiratory compensation over [from, end] (grid indices; from at most SPAN_S before end). */
+export function endCompensation(test: PreparedTest, from: number, end: number): EndCompensation {
+  const hi = end;
+  const lo = Math.max(0, from, hi - SPAN_S);
+  const n = hi + 1;
+  const time = Float64Array.from({ length: n }, (_, i) => i);
+  const ratio = new Float64Array(n);
+  for (let i = 0; i < n; i++) ratio[i] = test.vco2[i] > 0 ? (1000 * test.ve[i]) / test.vco2[i] : 0;
+  const fits = hi - lo >= MIN_BEFORE_S + MIN_AFTER_S;
+  const signs: CompensationSign[] = [
+    judge('VE/VCO2 rises', fits ? bestHinge(time, ratio, lo, hi) : null, true),
+    judge('PetCO2 falls', fits ? bestHinge(time, test.petco2, lo, hi) : null, false),
+    judge('VE steepens against VCO2', fits ? bestHinge(test.vco2, test.ve, lo, hi) : null, true),
+  ];
+  const accepted = signs.filter((s) => s.accepted).map((s) => s.index as number).sort((a, b) => a - b);
+  let index: number | null = null;
+  if (accepted.length >= 2) {
+    const median = accepted.length % 2 ? accepted[accepted.length >> 1] : Math.round((accepted[accepted.length / 2 - 1] + accepted[accepted.length / 2]) / 2);
+    const agreeing = accepted.filter((k) => Math.abs(k - median) <= AGREE_S);
+    if (agreeing.length >= 2) index = median;
+  }
+  return { index, span: [lo, hi], signs };
+}

@@ -1,0 +1,95 @@
+/**
+ * `npx tsx scripts/train/export-shift.ts [model@version]`: how far each averaged export kind moves the
+ * thresholds from the breath-by-breath (or as-shipped) answer, on the real labelled tests and on a
+ * synthetic held-out cohort (analyses/vt/README.md, "Averaged exports"). Each real test is re-exported
+ * as fixed bins of its own samples (a bin's mean, stamped at its end) and as the same 10-s bins with
+ * every 7th and 11th bin left out (empty bins); the result goes through buildRecording, so the sampling
+ * recognition runs as on an uploaded file. Synthetic tests are generated once per kind from the same
+ * seed (the same breaths, exported differently).
+ */
+import { createVtPlugin } from '../../analyses/vt/plugin.js';
+import { DEFAULT_MODELS_DIR } from '../../analyses/vt/registry.js';
+import { buildRecording, type RawColumns } from '../../src/recording/build.js';
+import type { ChannelName, Recording } from '../../src/recording/recording.js';
+import { generateTest } from '../../src/synthetic/generate.js';
+import type { SamplingOption } from '../../src/synthetic/types.js';
+import { heldOutCohort } from './cohorts.js';
+import { realTests } from './real-tests.js';
+
+const [name, version] = (process.argv[2] ?? 'gandalf@latest').split('@');
+const plugin = createVtPlugin({ modelsDir: DEFAULT_MODELS_DIR });
+const key = { tier: 'research' as const, allowed_models: null };
+const KINDS: { label: string; bin_s: number; empty?: boolean }[] = [
+  { label: '5-s', bin_s: 5 },
+  { label: '10-s', bin_s: 10 },
+  { label: '10-s, empty bins', bin_s: 10, empty: true },
+  { label: '15-s', bin_s: 15 },
+  { label: '20-s', bin_s: 20 },
+  { label: '30-s', bin_s: 30 },
+];
+
+/** The recording averaged into fixed bins of `bin_s` (bins without a sample are left out, and with `empty` every 7th and 11th too). */
+function binned(rec: Recording, bin_s: number, empty: boolean): Recording {
+  const t0 = rec.t_s[0];
+  const bins = new Map<number, number[]>();
+  rec.t_s.forEach((t, i) => {
+    const k = Math.floor((t - t0) / bin_s) + 1;
+    if (!bins.has(k)) bins.set(k, []);
+    bins.get(k)!.push(i);
+  });
+  const keys = [...bins.keys()].filter((k) => !(empty && (k % 7 === 0 || k % 11 === 0))).sort((a, b) => a - b);
+  const channels: RawColumns['channels'] = {};
+  for (const [ch, data] of Object.entries(rec.channels) as [ChannelName, NonNullable<Recording['channels'][ChannelName]>][]) {
+    channels[ch] = {
+      ...data,
+      values: keys.map((k) => {
+        const v = bins.get(k)!.map((i) => data.values[i]).filter((x): x is number => x !== null);
+        return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
+      }),
+    };
+  }
+  return buildRecording({
+    format: rec.format,
+    time_s: keys.map((k) => t0 + k * bin_s),
+    channels,
+    phase_starts: rec.phases.map((p) => ({ phase: p.phase, t_s: p.t_start_s })),
+  });
+}
+
+async function times(rec: Recording): Promise<[number | null, number | null, string]> {
+  const out = await plugin.run(rec, { model: name, ...(version !== 'latest' ? { model_version: version } : {}), key, surface: 'web' });
+  if (out.status !== 'ok') return [null, null, out.error];
+  const f = out.findings as { vt1_time_s: number | null; vt2_time_s: number | null };
+  return [f.vt1_time_s, f.vt2_time_s, rec.sampling.method];
+}
+
+const shift = (a: number | null, b: number | null) => (a === null || b === null ? 'n/a' : String(Math.round(a - b)));
+console.log(`model ${name} ${version}: shift of VT1 / VT2 from the original export, s`);
+for (const r of await realTests()) {
+  const [b1, b2] = await times(r.recording);
+  const cells: string[] = [];
+  for (const k of KINDS) {
+    const [t1, t2, how] = await times(binned(r.recording, k.bin_s, k.empty ?? false));
+    cells.push(`${k.label} (${how}): ${shift(t1, b1)} / ${shift(t2, b2)}`);
+  }
+  console.log(`${r.id} (original VT1 ${b1}, VT2 ${b2}): ${cells.join('; ')}`);
+}
+
+const N = Number(process.argv[3] ?? 24);
+const base = heldOutCohort(Math.ceil(N / 12)).slice(0, N).map((o, i) => ({ ...o, seed: 9_990_000 + i }));
+const kinds: { label: string; sampling: SamplingOption }[] = [5, 10, 15, 20, 30].map((w) => ({ label: `${w}-s`, sampling: { kind: 'averaged', window_s: w } }));
+const baseline = await Promise.all(base.map(async (o) => times(generateTest({ ...o, sampling: { kind: 'breath' } }).recording)));
+for (const k of kinds) {
+  const d1: number[] = [];
+  const d2: number[] = [];
+  let refused = 0;
+  for (let i = 0; i < base.length; i++) {
+    const [t1, t2, how] = await times(generateTest({ ...base[i], sampling: k.sampling }).recording);
+    if (how !== 'averaged' && t1 === null) refused++;
+    if (t1 !== null && baseline[i][0] !== null) d1.push(Math.abs(t1 - baseline[i][0]!));
+    if (t2 !== null && baseline[i][1] !== null) d2.push(Math.abs(t2 - baseline[i][1]!));
+  }
+  const med = (v: number[]) => (v.length ? [...v].sort((a, b) => a - b)[v.length >> 1] : null);
+  const p90 = (v: number[]) => (v.length ? [...v].sort((a, b) => a - b)[Math.floor(0.9 * (v.length - 1))] : null);
+  console.log(`synthetic ${base.length} tests, ${k.label}: |VT1 shift| median ${med(d1)} s, 90th percentile ${p90(d1)} s; |VT2 shift| median ${med(d2)} s, 90th ${p90(d2)} s; refused ${refused}`);
+}

@@ -1,0 +1,41 @@
+import { expect } from 'chai';
+import { endCompensation } from '../../../../analyses/vt/decision/end-compensation.js';
+import type { PreparedTest } from '../../../../analyses/vt/preprocess.js';
+
+/**
+ * A 1-Hz ramp whose VE turns steeper against VCO2 `after` seconds before its last second (PetCO2 falling
+ * from there), or never when `after` is null.
+ */
+function ramp(n: number, after: number | null): PreparedTest {
+  const brk = after === null ? Infinity : n - 1 - after;
+  const vco2 = Float64Array.from({ length: n }, (_, i) => 1000 + 10 * i);
+  const ve = Float64Array.from({ length: n }, (_, i) => 0.03 * vco2[i] + (i > brk ? 0.4 * (i - brk) : 0));
+  const petco2 = Float64Array.from({ length: n }, (_, i) => 42 - (i > brk ? 0.25 * (i - brk) : 0));
+  return { t0_s: 0, n, vo2: vco2, vco2, ve, peto2: new Float64Array(n).fill(100), petco2, coverage: { VO2: 1, VCO2: 1, VE: 1, PetO2: 1, PetCO2: 1 }, end_index: n - 1 };
+}
+
+describe('respiratory compensation read from the gases over the end of a test', () => {
+  for (const after of [20, 25, 30]) {
+    it(`finds a compensation ${after} s before the last second within 5 s`, () => {
+      const test = ramp(400, after);
+      const ec = endCompensation(test, 200, test.end_index);
+      expect(ec.index, JSON.stringify(ec.signs)).to.not.equal(null);
+      expect(Math.abs((ec.index as number) - (399 - after))).to.be.at.most(5);
+      expect(ec.signs.filter((s) => s.accepted).length).to.be.at.least(2);
+    });
+  }
+
+  it('places nothing on a test whose gases never turn', () => {
+    const test = ramp(400, null);
+    const ec = endCompensation(test, 200, test.end_index);
+    expect(ec.index).to.equal(null);
+    expect(ec.signs.every((s) => !s.accepted)).to.equal(true);
+  });
+
+  it('needs 15 s after a break: a span too short for a fit places nothing and says why', () => {
+    const test = ramp(400, 20);
+    const ec = endCompensation(test, 380, test.end_index);
+    expect(ec.index).to.equal(null);
+    expect(ec.signs[0].why).to.match(/shorter than 45 s/);
+  });
+});
