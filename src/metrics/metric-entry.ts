@@ -3,6 +3,7 @@
  * reading notes, and the function. Unmet preconditions give `unavailable` with a reason, never null.
  */
 import type { ChannelName, Recording } from '../recording/recording.js';
+import { DEFAULT_AVERAGING, type AveragingSpec } from '../signal/averaging/index.js';
 
 export type MetricUnavailableCode = 'MISSING_CHANNEL' | 'INSUFFICIENT_DURATION' | 'INSUFFICIENT_SIGNAL';
 
@@ -13,6 +14,17 @@ export type MetricResult =
    */
   | { status: 'ok'; value: unknown; detail?: Record<string, unknown> }
   | { status: 'unavailable'; error: MetricUnavailableCode; message: string; context: Record<string, unknown> };
+
+/** What a compute request may add to the metric names; every field has a default, so an entry always gets all of them. */
+export interface MetricOptions {
+  /** The averaging of the peak-type metrics (default: trailing 30-s mean). */
+  averaging: AveragingSpec;
+  /** Body mass for relative values when the file has none (or to override it), kg. */
+  body_mass_kg: number | null;
+}
+
+/** The options of a compute request that names metrics only. */
+export const DEFAULT_METRIC_OPTIONS: Readonly<MetricOptions> = Object.freeze({ averaging: DEFAULT_AVERAGING, body_mass_kg: null });
 
 export interface MetricEntry {
   name: string;
@@ -25,5 +37,5 @@ export interface MetricEntry {
   /** How to read the value, and what it must not be used for. */
   notes: string;
   /** Runs on the full-resolution record. Preconditions (channels, duration) are checked by the registry first. */
-  compute(recording: Recording): MetricResult;
+  compute(recording: Recording, options: MetricOptions): MetricResult;
 }

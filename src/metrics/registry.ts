@@ -6,7 +6,7 @@
 import type { ChannelName, Recording } from '../recording/recording.js';
 import { coverage, durationS } from '../recording/recording.js';
 import { BUILTIN_METRICS } from './entries/index.js';
-import type { MetricEntry, MetricResult } from './metric-entry.js';
+import { DEFAULT_METRIC_OPTIONS, type MetricEntry, type MetricOptions, type MetricResult } from './metric-entry.js';
 import { round, unavailable } from './result.js';
 
 /** Metric names in the order spec section 2.3 lists them; others follow in the order added. */
@@ -42,7 +42,7 @@ export interface MetricRegistry {
   /** The registry as GET /v1/metrics returns it. */
   describe(): MetricDescription[];
   /** Runs the named metrics (all must exist: check `has` first) on the full-resolution recording. */
-  compute(rec: Recording, names: readonly string[]): Record<string, MetricResult>;
+  compute(rec: Recording, names: readonly string[], options?: Partial<MetricOptions>): Record<string, MetricResult>;
 }
 
 /** Thrown at start-up for a registry that cannot be built (duplicate or malformed entries). */
@@ -75,12 +75,13 @@ export function createMetricRegistry(extra: readonly MetricEntry[] = []): Metric
     has: (name: string) => byName.has(name),
     describe: () =>
       ordered.map((e) => ({ name: e.name, returns: e.returns, unit: e.unit, requires: [...e.requires], min_duration_s: e.min_duration_s, notes: e.notes })),
-    compute(rec: Recording, names: readonly string[]) {
+    compute(rec: Recording, names: readonly string[], options: Partial<MetricOptions> = {}) {
+      const full: MetricOptions = { ...DEFAULT_METRIC_OPTIONS, ...options };
       const out: Record<string, MetricResult> = {};
       for (const name of names) {
         const entry = byName.get(name);
         if (!entry) throw new MetricRegistryError(`unknown metric ${name}: check has() before compute()`);
-        out[name] = runEntry(entry, rec);
+        out[name] = runEntry(entry, rec, full);
       }
       return out;
     },
@@ -88,7 +89,7 @@ export function createMetricRegistry(extra: readonly MetricEntry[] = []): Metric
 }
 
 /** Preconditions, then the entry; an exception becomes INSUFFICIENT_SIGNAL with its message. */
-function runEntry(entry: MetricEntry, rec: Recording): MetricResult {
+function runEntry(entry: MetricEntry, rec: Recording, options: MetricOptions): MetricResult {
   const missing = entry.requires.filter((c) => coverage(rec, c) === 0);
   if (missing.length) {
     const why = missing.map((c) => (rec.absent[c] ? `${c} (${rec.absent[c]})` : c)).join(', ');
@@ -105,7 +106,7 @@ function runEntry(entry: MetricEntry, rec: Recording): MetricResult {
     });
   }
   try {
-    return entry.compute(rec);
+    return entry.compute(rec, options);
   } catch (err) {
     return unavailable('INSUFFICIENT_SIGNAL', `${entry.name} could not be computed on this recording: ${(err as Error)?.message ?? String(err)}`, {
       reason: 'computation failed',
