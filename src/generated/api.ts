@@ -1205,6 +1205,37 @@ export interface components {
         ComputeRequest: {
             /** @description Names from GET /v1/metrics; an unknown name gives `422 VALIDATION_ERROR` with `context.available`. */
             metrics: string[];
+            averaging?: components["schemas"]["Averaging"];
+            /** @description Body mass for `vo2max_relative`, kg; overrides the file's. Without it and without one in the file, `vo2max_relative` is unavailable with `MISSING_BODY_MASS` in its context. */
+            body_mass_kg?: number;
+        };
+        /**
+         * @description How the peak-type metrics (`vo2max`, `vemax`, `rermax`, `o2_pulse`, `vo2max_relative`, `vo2_plateau`)
+         *     and the export average the record. Omitted: the default, a trailing 30-s time mean
+         *     (`{kind: rolling_time, window_s: 30, alignment: trailing, statistic: mean}`). `time_bins`:
+         *     non-overlapping bins of `window_s` from the first sample; `rolling_time`: a window of `window_s`
+         *     at each sample; `rolling_breaths`: `breaths` consecutive breaths at each breath; `low_pass`: a
+         *     zero-lag Butterworth filter of `order` at `cutoff_hz` on a 1-Hz grid. Fields that do not belong
+         *     to the kind give `422 VALIDATION_ERROR`. Every peak result echoes the averaging in `detail.averaging`.
+         */
+        Averaging: {
+            /** @enum {string} */
+            kind: "time_bins" | "rolling_time" | "rolling_breaths" | "low_pass";
+            window_s?: number;
+            breaths?: number;
+            /**
+             * @default trailing
+             * @enum {string}
+             */
+            alignment: "centred" | "trailing";
+            /**
+             * @default mean
+             * @enum {string}
+             */
+            statistic: "mean" | "median";
+            cutoff_hz?: number;
+            /** @default 2 */
+            order: number;
         };
         /** @description A metric that ran. The known metrics narrow `value` (see the properties of `ComputeResponse.metrics`). */
         MetricOk: {
@@ -1235,6 +1266,10 @@ export interface components {
             t_end_s: number | null;
             n_samples: number;
             phase: string | null;
+            /** @description The averaging the peak was read under (`default` true for the trailing 30-s mean). */
+            averaging?: {
+                [key: string]: unknown;
+            };
         };
         /** @description `vo2max` (mL/min), `vemax` (L/min) or `rermax` (ratio): the highest 30-s mean over the whole recording. */
         PeakMetricResult: {
@@ -1251,6 +1286,39 @@ export interface components {
             detail: components["schemas"]["PeakWindow"] & {
                 vo2_ml_min: number | null;
                 hr_bpm: number | null;
+            };
+        } | components["schemas"]["MetricUnavailable"];
+        /** @description `vo2max_relative` (mL/kg/min): VO2peak over body mass (the request's `body_mass_kg`, else the file's). Without either it is unavailable with `context.missing: [body_mass_kg]`. */
+        Vo2maxRelativeMetricResult: {
+            /** @constant */
+            status: "ok";
+            value: number;
+            detail: {
+                vo2_ml_min: number;
+                body_mass_kg: number;
+                /** @enum {string} */
+                body_mass_source: "request" | "file";
+                averaging: Record<string, never>;
+            };
+        } | components["schemas"]["MetricUnavailable"];
+        /** @description `vo2_plateau`: whether VO2 levelled off at its peak, by the criterion named in `value.criterion` (Taylor, Buskirk & Henschel 1955: less than 150 mL/min); `detail.criteria` adds the 50 mL/min variant. */
+        Vo2PlateauMetricResult: {
+            /** @constant */
+            status: "ok";
+            value: {
+                plateau: boolean;
+                /** @enum {string} */
+                criterion: "taylor_1955_150" | "delta_50";
+                threshold_ml_min: number;
+                delta_ml_min: number;
+            };
+            detail: {
+                criteria: {
+                    name: string;
+                    threshold_ml_min: number;
+                    source: string;
+                    plateau: boolean;
+                }[];
             };
         } | components["schemas"]["MetricUnavailable"];
         /** @description Least squares of VE (L/min) on VCO2 (L/min) over the first part of exercise that `label` names, with the 95 % interval of the slope; `n` counts 10-s bins. */
@@ -1399,6 +1467,8 @@ export interface components {
         } | components["schemas"]["MetricUnavailable"];
         ComputeResponse: {
             cpet_id: string;
+            /** @description The averaging the peak-type metrics used, with every default filled in. */
+            averaging?: components["schemas"]["Averaging"];
             /** @description One result per metric named. Each metric of the registry has its own value shape; a name not listed here is a `MetricResult`. */
             metrics: {
                 vo2max?: components["schemas"]["PeakMetricResult"];
@@ -1412,6 +1482,8 @@ export interface components {
                 gas_quality?: components["schemas"]["GasQualityMetricResult"];
                 sampling_adequacy?: components["schemas"]["SamplingAdequacyMetricResult"];
                 clock_integrity?: components["schemas"]["ClockIntegrityMetricResult"];
+                vo2max_relative?: components["schemas"]["Vo2maxRelativeMetricResult"];
+                vo2_plateau?: components["schemas"]["Vo2PlateauMetricResult"];
             } & {
                 [key: string]: components["schemas"]["MetricResult"];
             };

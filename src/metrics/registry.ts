@@ -9,7 +9,7 @@ import { BUILTIN_METRICS } from './entries/index.js';
 import { DEFAULT_METRIC_OPTIONS, type MetricEntry, type MetricOptions, type MetricResult } from './metric-entry.js';
 import { round, unavailable } from './result.js';
 
-/** Metric names in the order spec section 2.3 lists them; others follow in the order added. */
+/** Metric names in the order spec section 2.3 lists them, then the service's research extensions; others follow in the order added. */
 export const SPEC_METRIC_ORDER = [
   'vo2max',
   'vemax',
@@ -22,6 +22,8 @@ export const SPEC_METRIC_ORDER = [
   'gas_quality',
   'sampling_adequacy',
   'clock_integrity',
+  'vo2max_relative',
+  'vo2_plateau',
 ] as const;
 
 /** What GET /v1/metrics lists for one entry. */
