@@ -195,6 +195,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/cpet/{cpet_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Handle returned by an upload (a UUID).
+                 * @example 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34
+                 */
+                cpet_id: components["parameters"]["CpetId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The normalised recording, full resolution
+         * @description An extension of the spec for research use: the recording as the service reads it, every
+         *     sample, in canonical units (unlike `/series`, never downsampled). `format=csv` gives one row
+         *     per breath or sample with the units in the column names (`t_s`, `VO2_ml_min`, `VE_l_min`,
+         *     ...), the phase of each row and its flags (`outlier_VO2`: a breath the peak metrics leave out,
+         *     Lamarra 1987), after header lines starting with `#` that give the format, sampling,
+         *     resampling and export time (read it with `comment.char = "#"` in R, `comment="#"` in pandas).
+         *     `format=json` gives the same columns as arrays. `resample=1s` interpolates onto a 1-s grid;
+         *     `averaging` (with `window_s`, `breaths`, `alignment`, `statistic`, `cutoff_hz`, `order`, as
+         *     in the compute request's `Averaging`) averages instead; a field that does not belong to the
+         *     averaging kind, or both `resample=1s` and `averaging`, gives `422 VALIDATION_ERROR`. The body
+         *     streams; one billing unit is counted when it has been delivered whole.
+         */
+        get: operations["exportCpet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/cpet/{cpet_id}/analyze": {
         parameters: {
             query?: never;
@@ -1208,6 +1244,23 @@ export interface components {
             averaging?: components["schemas"]["Averaging"];
             /** @description Body mass for `vo2max_relative`, kg; overrides the file's. Without it and without one in the file, `vo2max_relative` is unavailable with `MISSING_BODY_MASS` in its context. */
             body_mass_kg?: number;
+        };
+        /** @description The export as columns; `values` maps each column name to its array, aligned with `t_s`. */
+        RecordingExport: {
+            about: {
+                [key: string]: unknown;
+            };
+            columns: {
+                name: string;
+                unit: string;
+                channel: components["schemas"]["ChannelName"];
+            }[];
+            t_s: number[];
+            values: {
+                [key: string]: (number | null)[];
+            };
+            phase: string[];
+            flags: string[];
         };
         /**
          * @description How the peak-type metrics (`vo2max`, `vemax`, `rermax`, `o2_pulse`, `vo2max_relative`, `vo2_plateau`)
@@ -2358,6 +2411,51 @@ export interface operations {
             404: components["responses"]["CpetNotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportCpet: {
+        parameters: {
+            query?: {
+                format?: "csv" | "json";
+                resample?: "none" | "1s";
+                /** @description The averaging kind (see `Averaging`). */
+                averaging?: "time_bins" | "rolling_time" | "rolling_breaths" | "low_pass";
+                window_s?: number;
+                breaths?: number;
+                alignment?: "centred" | "trailing";
+                statistic?: "mean" | "median";
+                cutoff_hz?: number;
+                order?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Handle returned by an upload (a UUID).
+                 * @example 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34
+                 */
+                cpet_id: components["parameters"]["CpetId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recording as CSV or JSON. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/json": components["schemas"]["RecordingExport"];
+                };
+            };
+            401: components["responses"]["MissingApiKey"];
+            403: components["responses"]["KeyRejected"];
+            404: components["responses"]["CpetNotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateOrQuota"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
