@@ -4,8 +4,8 @@
  * Pure: a Recording in, plain data out; the plugin and the `substrate_summary` metric both call it.
  */
 import type { ChannelName, Recording } from '../../src/recording/recording.js';
-import { runningMedian } from '../../src/signal/smooth.js';
-import { linearFit, rollingTimeMean } from '../../src/signal/stats.js';
+import { vo2Peak } from '../../src/metrics/vo2peak.js';
+import { linearFit } from '../../src/signal/stats.js';
 import { findCrossover, type Crossover } from './crossover.js';
 import { grossEfficiency, type Efficiency } from './efficiency.js';
 import { evalCubic, fitCubicThroughOrigin, interiorMaximum } from './fatmax.js';
@@ -232,7 +232,8 @@ function analyse(rec: Recording, opts: SubstrateOptions, protocolInput: Protocol
   }
 
   // 5. Per-window rates; impossible ones withheld.
-  const vo2peak_l_min = vo2Peak(rec) / 1000;
+  // The service's one VO2peak (src/metrics/vo2peak.ts), so %VO2peak here matches vo2max, vt and the page.
+  const vo2peak_l_min = (vo2Peak(rec)?.value ?? Number.NaN) / 1000;
   const windows = raw.map((w) => toWindow(w, vo2peak_l_min));
   const possible = windows.filter(isPossible);
   const impossible = windows.length - possible.length;
@@ -406,17 +407,6 @@ function loadStatus(rec: Recording, span: Span, opts: SubstrateOptions): { reaso
   if (!(max > 0)) return { reason: 'The Load channel reads 0 W (or nothing) throughout exercise.' };
   if (max > opts.max_plausible_load_w) return { reason: `The Load channel reaches ${Math.round(max)}, beyond any ergometer (${opts.max_plausible_load_w} W): not read as watts.` };
   return { reason: null };
-}
-
-/** Highest 30-s mean VO2 (mL/min) over the whole recording; the highest sample when samples are further apart than the window. */
-function vo2Peak(rec: Recording): number {
-  const raw = rec.channels.VO2?.values ?? [];
-  const values = rec.sampling.method === 'breath_by_breath' ? runningMedian(raw, 2) : raw;
-  let peak = Number.NEGATIVE_INFINITY;
-  for (const v of rollingTimeMean(rec.t_s, values, 30)) if (v > peak) peak = v;
-  if (Number.isFinite(peak)) return peak;
-  for (const v of values) if (v !== null && v > peak) peak = v;
-  return peak;
 }
 
 function toWindow(w: RawWindow, vo2peak_l_min: number): SubstrateWindow {

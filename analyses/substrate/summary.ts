@@ -2,7 +2,7 @@
  * The `substrate_summary` metric: the headline figures of the substrate analysis, from the same
  * domain code (one implementation, two entry points).
  */
-import type { MetricEntry, MetricRequest, MetricResult } from '../../src/metrics/metric-entry.js';
+import type { MetricEntry, MetricOptions, MetricResult } from '../../src/metrics/metric-entry.js';
 import type { Recording } from '../../src/recording/recording.js';
 import { analyseSubstrate, type ReportedWindow, type SubstrateFindings } from './analyse.js';
 
@@ -55,8 +55,8 @@ export function summarise(f: SubstrateFindings): SubstrateSummary {
 }
 
 /** Runs the analysis and maps a refusal to an `unavailable` metric result. */
-export function computeSubstrateSummary(rec: Recording, request: MetricRequest = {}): MetricResult {
-  const result = analyseSubstrate(rec, {}, request.protocol ?? null);
+export function computeSubstrateSummary(rec: Recording, options: Pick<MetricOptions, 'protocol'> = { protocol: null }): MetricResult {
+  const result = analyseSubstrate(rec, {}, options.protocol ?? null);
   if (result.status === 'ok') {
     if (result.findings.windows.some((w) => w.fat_valid && !w.withheld)) return { status: 'ok', value: summarise(result.findings) };
     return { status: 'unavailable', error: 'INSUFFICIENT_SIGNAL', message: 'No window below RER 1.0 has possible oxidation rates to summarise.', context: { n_windows: result.findings.n_windows, protocol: result.findings.protocol_kind } };

@@ -7,6 +7,7 @@
  */
 import type { AnalysisOutcome, AnalysisPlugin, AnalysisRequest, ModelRef } from '../../src/analyses/analysis-plugin.js';
 import { ServiceError } from '../../src/errors.js';
+import { vo2Peak } from '../../src/metrics/vo2peak.js';
 import type { Recording } from '../../src/recording/recording.js';
 import type { PlacedThreshold } from './engines/engine.js';
 import { InferenceError } from './engines/onnx-session.js';
@@ -96,10 +97,10 @@ function webAlternatives(registry: ModelRegistry, chosen: RegisteredModel): Alte
 }
 
 /** A placed threshold to the reported numbers: time from the start of the recording, VO2 (the engine's own, else the smoothed VO2 there). */
-function thresholdAt(test: PreparedTest, placed: PlacedThreshold | null, vo2peak: number) {
+function thresholdAt(test: PreparedTest, placed: PlacedThreshold | null, vo2peak: number | null) {
   if (placed === null) return { time_s: null, vo2_ml_min: null, pct_vo2peak: null };
   const vo2 = placed.vo2_ml_min ?? test.vo2[placed.index];
-  return { time_s: test.t0_s + placed.index, vo2_ml_min: Math.round(vo2), pct_vo2peak: Math.round((1000 * vo2) / vo2peak) / 10 };
+  return { time_s: test.t0_s + placed.index, vo2_ml_min: Math.round(vo2), pct_vo2peak: vo2peak ? Math.round((1000 * vo2) / vo2peak) / 10 : null };
 }
 
 /** Builds the vt plugin over a models folder (the default export uses the project's models/). */
@@ -129,8 +130,8 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
         if (!(err instanceof InferenceError)) throw err;
         return refusal('INFERENCE_FAILED', err.message, { model: model.card.name, model_version: model.card.version }, ref, choice.notes);
       }
-      let vo2peak = 0;
-      for (let i = 0; i <= test.end_index; i++) vo2peak = Math.max(vo2peak, test.vo2[i]);
+      // The service's one VO2peak (src/metrics/vo2peak.ts), so %VO2peak here matches vo2max, substrate and the page.
+      const vo2peak = vo2Peak(rec)?.value ?? null;
       const vt1 = thresholdAt(test, result.vt1, vo2peak);
       const vt2 = thresholdAt(test, result.vt2, vo2peak);
       const notes = [...choice.notes, ...checked.notes, ...(result.notes ?? [])];
@@ -149,7 +150,7 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
           vt2_vo2_ml_min: vt2.vo2_ml_min,
           vt1_pct_vo2peak: vt1.pct_vo2peak,
           vt2_pct_vo2peak: vt2.pct_vo2peak,
-          vo2peak_ml_min: Math.round(vo2peak),
+          vo2peak_ml_min: vo2peak === null ? null : Math.round(vo2peak),
           engine: model.card.engine,
           // Named only when something is implausible, so plausible findings stay as older cards recorded them.
           evidence: implausible.length ? { ...result.evidence, implausible } : result.evidence,

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { analyzeCommand } from './analyze/command.js';
 import { UsageError } from './args.js';
+import { exportCommand } from './export.js';
 import { formatsCommand } from './formats.js';
 import { processIO, type CliIO } from './io.js';
 import { runKeys } from './keys.js';
@@ -19,6 +20,7 @@ Usage:
 
 Commands:
   analyze <files or folders...>   one JSON per file and a summary CSV, in process or on a service (--url)
+  export <files or folders...>    the normalised recording as CSV (or JSON) per file, for R, Python, spreadsheets
   formats                         the file formats read (this build's, or a service's with --url)
   sample                          write the synthetic sample recording to try the others on
   keys create|list|revoke         manage API keys (operator; the server's store: DATA_DIR, REDIS_URL)
@@ -30,6 +32,7 @@ type Command = (args: string[], io: CliIO) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   analyze: analyzeCommand,
+  export: exportCommand,
   formats: formatsCommand,
   sample: sampleCommand,
   keys: (args) => runKeys(args, 'cpet keys'),

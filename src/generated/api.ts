@@ -197,6 +197,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/cpet/{cpet_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Handle returned by an upload (a UUID).
+                 * @example 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34
+                 */
+                cpet_id: components["parameters"]["CpetId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The normalised recording, full resolution
+         * @description An extension of the spec for research use: the recording as the service reads it, every
+         *     sample, in canonical units (unlike `/series`, never downsampled). `format=csv` gives one row
+         *     per breath or sample with the units in the column names (`t_s`, `VO2_ml_min`, `VE_l_min`,
+         *     ...), the phase of each row and its flags (`outlier_VO2`: a breath the peak metrics leave out,
+         *     Lamarra 1987), after header lines starting with `#` that give the format, sampling,
+         *     resampling and export time (read it with `comment.char = "#"` in R, `comment="#"` in pandas).
+         *     `format=json` gives the same columns as arrays. `resample=1s` interpolates onto a 1-s grid;
+         *     `averaging` (with `window_s`, `breaths`, `alignment`, `statistic`, `cutoff_hz`, `order`, as
+         *     in the compute request's `Averaging`) averages instead; a field that does not belong to the
+         *     averaging kind, or both `resample=1s` and `averaging`, gives `422 VALIDATION_ERROR`. The body
+         *     streams; one billing unit is counted when it has been delivered whole.
+         */
+        get: operations["exportCpet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/cpet/{cpet_id}/analyze": {
         parameters: {
             query?: never;
@@ -1269,6 +1305,54 @@ export interface components {
             /** @description Names from GET /v1/metrics; an unknown name gives `422 VALIDATION_ERROR` with `context.available`. */
             metrics: string[];
             protocol?: components["schemas"]["ProtocolInput"];
+            averaging?: components["schemas"]["Averaging"];
+            /** @description Body mass for `vo2max_relative`, kg; overrides the file's. Without it and without one in the file, `vo2max_relative` is unavailable with `MISSING_BODY_MASS` in its context. */
+            body_mass_kg?: number;
+        };
+        /** @description The export as columns; `values` maps each column name to its array, aligned with `t_s`. */
+        RecordingExport: {
+            about: {
+                [key: string]: unknown;
+            };
+            columns: {
+                name: string;
+                unit: string;
+                channel: components["schemas"]["ChannelName"];
+            }[];
+            t_s: number[];
+            values: {
+                [key: string]: (number | null)[];
+            };
+            phase: string[];
+            flags: string[];
+        };
+        /**
+         * @description How the peak-type metrics (`vo2max`, `vemax`, `rermax`, `o2_pulse`, `vo2max_relative`, `vo2_plateau`)
+         *     and the export average the record. Omitted: the default, a trailing 30-s time mean
+         *     (`{kind: rolling_time, window_s: 30, alignment: trailing, statistic: mean}`). `time_bins`:
+         *     non-overlapping bins of `window_s` from the first sample; `rolling_time`: a window of `window_s`
+         *     at each sample; `rolling_breaths`: `breaths` consecutive breaths at each breath; `low_pass`: a
+         *     zero-lag Butterworth filter of `order` at `cutoff_hz` on a 1-Hz grid. Fields that do not belong
+         *     to the kind give `422 VALIDATION_ERROR`. Every peak result echoes the averaging in `detail.averaging`.
+         */
+        Averaging: {
+            /** @enum {string} */
+            kind: "time_bins" | "rolling_time" | "rolling_breaths" | "low_pass";
+            window_s?: number;
+            breaths?: number;
+            /**
+             * @default trailing
+             * @enum {string}
+             */
+            alignment: "centred" | "trailing";
+            /**
+             * @default mean
+             * @enum {string}
+             */
+            statistic: "mean" | "median";
+            cutoff_hz?: number;
+            /** @default 2 */
+            order: number;
         };
         /** @description A metric that ran. The known metrics narrow `value` (see the properties of `ComputeResponse.metrics`). */
         MetricOk: {
@@ -1299,6 +1383,10 @@ export interface components {
             t_end_s: number | null;
             n_samples: number;
             phase: string | null;
+            /** @description The averaging the peak was read under (`default` true for the trailing 30-s mean). */
+            averaging?: {
+                [key: string]: unknown;
+            };
         };
         /** @description `vo2max` (mL/min), `vemax` (L/min) or `rermax` (ratio): the highest 30-s mean over the whole recording. */
         PeakMetricResult: {
@@ -1315,6 +1403,39 @@ export interface components {
             detail: components["schemas"]["PeakWindow"] & {
                 vo2_ml_min: number | null;
                 hr_bpm: number | null;
+            };
+        } | components["schemas"]["MetricUnavailable"];
+        /** @description `vo2max_relative` (mL/kg/min): VO2peak over body mass (the request's `body_mass_kg`, else the file's). Without either it is unavailable with `context.missing: [body_mass_kg]`. */
+        Vo2maxRelativeMetricResult: {
+            /** @constant */
+            status: "ok";
+            value: number;
+            detail: {
+                vo2_ml_min: number;
+                body_mass_kg: number;
+                /** @enum {string} */
+                body_mass_source: "request" | "file";
+                averaging: Record<string, never>;
+            };
+        } | components["schemas"]["MetricUnavailable"];
+        /** @description `vo2_plateau`: whether VO2 levelled off at its peak, by the criterion named in `value.criterion` (Taylor, Buskirk & Henschel 1955: less than 150 mL/min); `detail.criteria` adds the 50 mL/min variant. */
+        Vo2PlateauMetricResult: {
+            /** @constant */
+            status: "ok";
+            value: {
+                plateau: boolean;
+                /** @enum {string} */
+                criterion: "taylor_1955_150" | "delta_50";
+                threshold_ml_min: number;
+                delta_ml_min: number;
+            };
+            detail: {
+                criteria: {
+                    name: string;
+                    threshold_ml_min: number;
+                    source: string;
+                    plateau: boolean;
+                }[];
             };
         } | components["schemas"]["MetricUnavailable"];
         /** @description Least squares of VE (L/min) on VCO2 (L/min) over the first part of exercise that `label` names, with the 95 % interval of the slope; `n` counts 10-s bins. */
@@ -1463,6 +1584,8 @@ export interface components {
         } | components["schemas"]["MetricUnavailable"];
         ComputeResponse: {
             cpet_id: string;
+            /** @description The averaging the peak-type metrics used, with every default filled in. */
+            averaging?: components["schemas"]["Averaging"];
             /** @description One result per metric named. Each metric of the registry has its own value shape; a name not listed here is a `MetricResult`. */
             metrics: {
                 vo2max?: components["schemas"]["PeakMetricResult"];
@@ -1476,6 +1599,8 @@ export interface components {
                 gas_quality?: components["schemas"]["GasQualityMetricResult"];
                 sampling_adequacy?: components["schemas"]["SamplingAdequacyMetricResult"];
                 clock_integrity?: components["schemas"]["ClockIntegrityMetricResult"];
+                vo2max_relative?: components["schemas"]["Vo2maxRelativeMetricResult"];
+                vo2_plateau?: components["schemas"]["Vo2PlateauMetricResult"];
             } & {
                 [key: string]: components["schemas"]["MetricResult"];
             };
@@ -2350,6 +2475,51 @@ export interface operations {
             404: components["responses"]["CpetNotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportCpet: {
+        parameters: {
+            query?: {
+                format?: "csv" | "json";
+                resample?: "none" | "1s";
+                /** @description The averaging kind (see `Averaging`). */
+                averaging?: "time_bins" | "rolling_time" | "rolling_breaths" | "low_pass";
+                window_s?: number;
+                breaths?: number;
+                alignment?: "centred" | "trailing";
+                statistic?: "mean" | "median";
+                cutoff_hz?: number;
+                order?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Handle returned by an upload (a UUID).
+                 * @example 7d4f2a9c-3b1e-4c6a-9f0d-2e8b5a1c6d34
+                 */
+                cpet_id: components["parameters"]["CpetId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recording as CSV or JSON. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/json": components["schemas"]["RecordingExport"];
+                };
+            };
+            401: components["responses"]["MissingApiKey"];
+            403: components["responses"]["KeyRejected"];
+            404: components["responses"]["CpetNotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateOrQuota"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

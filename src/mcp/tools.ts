@@ -29,6 +29,7 @@ export const EXPOSED_OPERATIONS = [
 export const LEFT_OUT_OPERATIONS: Readonly<Record<string, string>> = {
   createUploadTickets: 'one-shot URLs are for a machine without a key; a tool holds the key and uploads directly',
   postTicketUpload: 'the other half of an upload ticket',
+  exportCpet: "the full-resolution table is for files on disk (cpet export, the Python and R clients); thousands of rows would flood a model's context",
   getOpenApi: 'the document the tools are derived from',
   getHealth: 'whether the service runs; a failing tool says so',
   getReady: "an orchestrator's readiness probe; a failing tool says so",

@@ -4,12 +4,7 @@
  */
 import type { ChannelName, Recording } from '../recording/recording.js';
 import type { ProtocolInput } from '../signal/protocol.js';
-
-/** Options from the compute body that a metric may read. */
-export interface MetricRequest {
-  /** The caller's protocol, overriding the one read from the recording. */
-  protocol?: ProtocolInput | null;
-}
+import { DEFAULT_AVERAGING, type AveragingSpec } from '../signal/averaging/index.js';
 
 export type MetricUnavailableCode = 'MISSING_CHANNEL' | 'INSUFFICIENT_DURATION' | 'INSUFFICIENT_SIGNAL';
 
@@ -20,6 +15,19 @@ export type MetricResult =
    */
   | { status: 'ok'; value: unknown; detail?: Record<string, unknown> }
   | { status: 'unavailable'; error: MetricUnavailableCode; message: string; context: Record<string, unknown> };
+
+/** What a compute request may add to the metric names; every field has a default, so an entry always gets all of them. */
+export interface MetricOptions {
+  /** The averaging of the peak-type metrics (default: trailing 30-s mean). */
+  averaging: AveragingSpec;
+  /** Body mass for relative values when the file has none (or to override it), kg. */
+  body_mass_kg: number | null;
+  /** The caller's protocol, overriding the one read from the recording. */
+  protocol: ProtocolInput | null;
+}
+
+/** The options of a compute request that names metrics only. */
+export const DEFAULT_METRIC_OPTIONS: Readonly<MetricOptions> = Object.freeze({ averaging: DEFAULT_AVERAGING, body_mass_kg: null, protocol: null });
 
 export interface MetricEntry {
   name: string;
@@ -32,5 +40,5 @@ export interface MetricEntry {
   /** How to read the value, and what it must not be used for. */
   notes: string;
   /** Runs on the full-resolution record. Preconditions (channels, duration) are checked by the registry first. */
-  compute(recording: Recording, request?: MetricRequest): MetricResult;
+  compute(recording: Recording, options: MetricOptions): MetricResult;
 }

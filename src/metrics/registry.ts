@@ -6,10 +6,10 @@
 import type { ChannelName, Recording } from '../recording/recording.js';
 import { coverage, durationS } from '../recording/recording.js';
 import { BUILTIN_METRICS } from './entries/index.js';
-import type { MetricEntry, MetricRequest, MetricResult } from './metric-entry.js';
+import { DEFAULT_METRIC_OPTIONS, type MetricEntry, type MetricOptions, type MetricResult } from './metric-entry.js';
 import { round, unavailable } from './result.js';
 
-/** Metric names in the order spec section 2.3 lists them; others follow in the order added. */
+/** Metric names in the order spec section 2.3 lists them, then the service's research extensions; others follow in the order added. */
 export const SPEC_METRIC_ORDER = [
   'vo2max',
   'vemax',
@@ -22,6 +22,8 @@ export const SPEC_METRIC_ORDER = [
   'gas_quality',
   'sampling_adequacy',
   'clock_integrity',
+  'vo2max_relative',
+  'vo2_plateau',
 ] as const;
 
 /** What GET /v1/metrics lists for one entry. */
@@ -42,7 +44,7 @@ export interface MetricRegistry {
   /** The registry as GET /v1/metrics returns it. */
   describe(): MetricDescription[];
   /** Runs the named metrics (all must exist: check `has` first) on the full-resolution recording. */
-  compute(rec: Recording, names: readonly string[], request?: MetricRequest): Record<string, MetricResult>;
+  compute(rec: Recording, names: readonly string[], options?: Partial<MetricOptions>): Record<string, MetricResult>;
 }
 
 /** Thrown at start-up for a registry that cannot be built (duplicate or malformed entries). */
@@ -75,12 +77,13 @@ export function createMetricRegistry(extra: readonly MetricEntry[] = []): Metric
     has: (name: string) => byName.has(name),
     describe: () =>
       ordered.map((e) => ({ name: e.name, returns: e.returns, unit: e.unit, requires: [...e.requires], min_duration_s: e.min_duration_s, notes: e.notes })),
-    compute(rec: Recording, names: readonly string[], request: MetricRequest = {}) {
+    compute(rec: Recording, names: readonly string[], options: Partial<MetricOptions> = {}) {
+      const full: MetricOptions = { ...DEFAULT_METRIC_OPTIONS, ...options };
       const out: Record<string, MetricResult> = {};
       for (const name of names) {
         const entry = byName.get(name);
         if (!entry) throw new MetricRegistryError(`unknown metric ${name}: check has() before compute()`);
-        out[name] = runEntry(entry, rec, request);
+        out[name] = runEntry(entry, rec, full);
       }
       return out;
     },
@@ -88,7 +91,7 @@ export function createMetricRegistry(extra: readonly MetricEntry[] = []): Metric
 }
 
 /** Preconditions, then the entry; an exception becomes INSUFFICIENT_SIGNAL with its message. */
-function runEntry(entry: MetricEntry, rec: Recording, request: MetricRequest): MetricResult {
+function runEntry(entry: MetricEntry, rec: Recording, options: MetricOptions): MetricResult {
   const missing = entry.requires.filter((c) => coverage(rec, c) === 0);
   if (missing.length) {
     const why = missing.map((c) => (rec.absent[c] ? `${c} (${rec.absent[c]})` : c)).join(', ');
@@ -105,7 +108,7 @@ function runEntry(entry: MetricEntry, rec: Recording, request: MetricRequest): M
     });
   }
   try {
-    return entry.compute(rec, request);
+    return entry.compute(rec, options);
   } catch (err) {
     return unavailable('INSUFFICIENT_SIGNAL', `${entry.name} could not be computed on this recording: ${(err as Error)?.message ?? String(err)}`, {
       reason: 'computation failed',

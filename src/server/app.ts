@@ -25,6 +25,7 @@ import { errorMiddleware, issuesFromAjv, sendError, validationError } from './er
 import { admission, closeOnUnreadBody, gate } from './gate.js';
 import { analyze, compute } from './handlers/analysis.js';
 import { capabilities, health, listFormats, listMetrics, metricsText, ready, sample } from './handlers/catalog.js';
+import { exportCpet } from './handlers/export.js';
 import { deleteCpet, getCpet, getSeries } from './handlers/records.js';
 import { createTickets, postTicket, uploadContent, uploadMultipart, type AdmittedTicket } from './handlers/uploads.js';
 import { createWebSession, endWebSession, getWebDomains, listWebModels } from './handlers/web.js';
@@ -132,6 +133,7 @@ const KEYED: Partial<Record<OperationId, KeyedHandler>> = {
   getCpet: (d, k, c) => getCpet(d, k, path(c, 'cpet_id')),
   deleteCpet: (d, k, c) => deleteCpet(d, k, path(c, 'cpet_id')),
   getCpetSeries: (d, k, c) => getSeries(d, k, path(c, 'cpet_id'), c.request.query as never),
+  exportCpet: (d, k, c) => exportCpet(d, k, path(c, 'cpet_id'), c.request.query as never),
   analyzeCpet: (d, k, c) => analyze(d, k, path(c, 'cpet_id'), c.request.requestBody ?? {}),
   listMetrics: (d) => listMetrics(d),
   computeMetrics: (d, k, c) => compute(d, k, path(c, 'cpet_id'), c.request.requestBody),
@@ -161,13 +163,40 @@ const PUBLIC: Partial<Record<OperationId, PublicHandler>> = {
 /** Every operationId of the document has exactly one handler (checked at start-up, strict mode). */
 export const OPERATION_IDS = [...Object.keys(KEYED), ...Object.keys(SESSION), ...Object.keys(PUBLIC)] as OperationId[];
 
-function write(res: Response, reply: Reply): void {
+function write(res: Response, reply: Reply): void | Promise<void> {
   res.status(reply.status ?? 200);
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+  if (reply.stream) return stream(res, reply.contentType ?? 'application/octet-stream', reply.stream);
   if (reply.text !== undefined) {
     res.type(reply.contentType ?? 'text/plain').send(reply.text);
   } else {
     res.json(reply.json);
+  }
+}
+
+/** Writes chunks as the socket drains, so a long body never sits whole in memory; tells `done` whether it all went out. */
+async function stream(res: Response, contentType: string, body: NonNullable<Reply['stream']>): Promise<void> {
+  res.type(contentType);
+  let delivered = false;
+  try {
+    for (const chunk of body.chunks) {
+      if (res.destroyed) break;
+      if (!res.write(chunk)) await new Promise<void>((resolve) => {
+        const go = () => {
+          res.off('drain', go);
+          res.off('close', go);
+          resolve();
+        };
+        res.on('drain', go);
+        res.on('close', go);
+      });
+    }
+    if (!res.destroyed) {
+      await new Promise<void>((resolve) => res.end(resolve));
+      delivered = true;
+    }
+  } finally {
+    await body.done(delivered);
   }
 }
 

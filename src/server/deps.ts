@@ -38,4 +38,6 @@ export interface Reply {
   contentType?: string;
   /** Extra response headers (e.g. Set-Cookie). */
   headers?: Record<string, string>;
+  /** A body written chunk by chunk with back-pressure; `done` learns whether all of it reached the client. */
+  stream?: { chunks: Iterable<string>; done: (delivered: boolean) => Promise<void> };
 }

@@ -9,11 +9,10 @@ import type { AnalysisName, AnalysisRequest, KeyScope } from '../analyses/analys
 import { runAnalyses, type Envelope } from '../analyses/run.js';
 import { ServiceError, type ErrorCode } from '../errors.js';
 import { readUpload, type ReadResult } from '../formats/read-upload.js';
-import type { MetricResult } from '../metrics/metric-entry.js';
+import type { MetricOptions, MetricResult } from '../metrics/metric-entry.js';
 import { createMetricRegistry, type MetricRegistry } from '../metrics/registry.js';
 import { loadPlugins, type Plugins } from '../plugins.js';
 import type { Recording } from '../recording/recording.js';
-import type { ProtocolInput } from '../signal/protocol.js';
 import { recordingOf, type RecordingPayload } from '../server/stored-record.js';
 import { recordingSummary, type RecordingSummary } from '../server/summary.js';
 import { encodeRecording, type EncodedRecording } from '../store/record-codec.js';
@@ -21,7 +20,7 @@ import { encodeRecording, type EncodedRecording } from '../store/record-codec.js
 export type Task =
   | { kind: 'parse'; filename: string; bytes: Uint8Array; packages: string[] }
   | { kind: 'analyze'; recording: RecordingPayload; names: AnalysisName[]; request: AnalysisRequest; packages: string[] }
-  | { kind: 'compute'; recording: RecordingPayload; names: string[]; protocol?: ProtocolInput | null; packages: string[] }
+  | { kind: 'compute'; recording: RecordingPayload; names: string[]; options?: Partial<MetricOptions>; packages: string[] }
   | { kind: 'domains'; recording: RecordingPayload; model: string | null; model_version: string | null; key: KeyScope; packages: string[] }
   | { kind: 'ping' };
 
@@ -75,7 +74,7 @@ export async function runTask(task: Task): Promise<TaskResult> {
       case 'analyze':
         return { ok: true, kind: 'analyze', value: await runAnalyses(recordingOf(task.recording), task.names, plugins.analyses, task.request) };
       case 'compute':
-        return { ok: true, kind: 'compute', value: metrics.compute(recordingOf(task.recording), task.names, { protocol: task.protocol ?? null }) };
+        return { ok: true, kind: 'compute', value: metrics.compute(recordingOf(task.recording), task.names, task.options) };
       case 'domains':
         return { ok: true, kind: 'domains', value: await domains(task) };
     }

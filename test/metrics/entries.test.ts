@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { clockIntegrity } from '../../src/metrics/entries/clock-integrity.js';
 import { peakWindow, peakWindowS } from '../../src/metrics/entries/peak-window.js';
+import { DEFAULT_METRIC_OPTIONS } from '../../src/metrics/metric-entry.js';
 import { samplingAdequacy } from '../../src/metrics/entries/sampling-adequacy.js';
 import { ventilatoryClass } from '../../src/metrics/entries/ve-vco2-slope.js';
 import type { MetricResult } from '../../src/metrics/metric-entry.js';
@@ -62,7 +63,7 @@ describe('metric entries', () => {
   it('reports a repaired clock with what was done and what it cost', () => {
     const rec = generateTest({ seed: 1 }).recording;
     rec.clock = { raw_span_s: 420.5, repaired_span_s: 958, samples_dropped: 3, repair_applied: 'phase clock resets joined into one axis', monotonic_as_read: false };
-    const v = value<{ repaired: boolean; note: string; samples_dropped: number }>(clockIntegrity.compute(rec));
+    const v = value<{ repaired: boolean; note: string; samples_dropped: number }>(clockIntegrity.compute(rec, DEFAULT_METRIC_OPTIONS));
     expect(v.repaired).to.equal(true);
     expect(v.samples_dropped).to.equal(3);
     expect(v.note).to.match(/phase clock resets joined/).and.to.match(/3 samples were dropped/).and.to.match(/420.5 s as written to 958 s/);
@@ -70,11 +71,11 @@ describe('metric entries', () => {
 
   it('says the sampling adequacy with the shared oscillation band, and refuses an unknown interval', () => {
     const rec = tiny([0, 15, 30], [1, 2, 3], { method: 'averaged', raw_interval_s: 15, interval_known: true, averaging_s: 15 });
-    const v = value<Record<string, unknown>>(samplingAdequacy.compute(rec));
+    const v = value<Record<string, unknown>>(samplingAdequacy.compute(rec, DEFAULT_METRIC_OPTIONS));
     const band = oscillationBand(15);
     expect(v).to.include({ period_floor_s: band.period_floor_s, band_narrowed: true, gradable: true, raw_interval_s: 15 });
     const unknown = tiny([0, 15, 30], [1, 2, 3], { method: 'unknown', raw_interval_s: null, interval_known: false });
-    expect(samplingAdequacy.compute(unknown)).to.deep.include({ status: 'unavailable', error: 'INSUFFICIENT_SIGNAL' });
+    expect(samplingAdequacy.compute(unknown, DEFAULT_METRIC_OPTIONS)).to.deep.include({ status: 'unavailable', error: 'INSUFFICIENT_SIGNAL' });
   });
 
   it('orders the landmarks as physiology does on ramps: V-slope, then VE/VCO2 nadir and PetCO2 peak, then RCP', () => {

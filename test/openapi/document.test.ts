@@ -22,6 +22,7 @@ const OPERATIONS: Record<string, string> = {
   getCpet: 'GET /v1/cpet/{cpet_id}',
   deleteCpet: 'DELETE /v1/cpet/{cpet_id}',
   getCpetSeries: 'GET /v1/cpet/{cpet_id}/series',
+  exportCpet: 'GET /v1/cpet/{cpet_id}/export',
   analyzeCpet: 'POST /v1/cpet/{cpet_id}/analyze',
   listMetrics: 'GET /v1/metrics',
   computeMetrics: 'POST /v1/cpet/{cpet_id}/compute',

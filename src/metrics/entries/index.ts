@@ -5,6 +5,7 @@ import { gasQuality } from './gas-quality.js';
 import { landmarks } from './landmarks.js';
 import { o2Pulse, rermax, vemax, vo2max } from './peak-window.js';
 import { phasesMetric } from './phases.js';
+import { vo2maxRelative, vo2Plateau } from './relative-and-plateau.js';
 import { samplingAdequacy } from './sampling-adequacy.js';
 import { stageSummary } from './stage-summary.js';
 import { veVco2Slope } from './ve-vco2-slope.js';
@@ -22,4 +23,6 @@ export const BUILTIN_METRICS: readonly MetricEntry[] = [
   samplingAdequacy,
   clockIntegrity,
   stageSummary,
+  vo2maxRelative,
+  vo2Plateau,
 ];

@@ -7,10 +7,10 @@ import { channel } from '../../recording/recording.js';
 import { type GasBreakpoint, rcpBreakpoint, vSlope } from '../../signal/breakpoints.js';
 import { centeredTimeMean } from '../../signal/smooth.js';
 import type { MetricEntry } from '../metric-entry.js';
-import { cleaned } from '../cleaned.js';
 import { phasesOf, type PhaseBoundaries } from '../../signal/phases.js';
 import { ok, round, unavailable } from '../result.js';
-import { peakWindow, peakWindowS } from './peak-window.js';
+import { vo2Peak } from '../vo2peak.js';
+import { peakWindowS } from './peak-window.js';
 
 /** Smoothing of the curves whose extremes are landmarks, s (the VO2peak window). */
 const LANDMARK_SMOOTHING_S = 30;
@@ -112,8 +112,8 @@ export const landmarks: MetricEntry = {
     const phases = phasesOf(rec);
     if (!phases) return unavailable('INSUFFICIENT_SIGNAL', 'landmarks: no exercise phase could be found, and every landmark is an exercise landmark.', { needs: 'an exercise phase' });
     const vo2 = channel(rec, 'VO2') ?? [];
-    // The same peak as vo2max: cough breaths masked first.
-    const peak = peakWindow(rec, cleaned(rec, 'VO2'), null, peakWindowS(rec));
+    // The service's one VO2peak, the same as vo2max.
+    const peak = vo2Peak(rec);
     if (!peak) return unavailable('INSUFFICIENT_SIGNAL', 'landmarks: no 30-s window holds enough VO2 samples for a VO2peak.', { window_s: peakWindowS(rec) });
     const c: Context = { rec, phases, vo2Smooth: centeredTimeMean(rec.t_s, vo2, LANDMARK_SMOOTHING_S), vo2peak: peak.value };
     const bouts = phases.exercise_bouts ?? 1;

@@ -6,8 +6,9 @@
 import type { ChannelName, Recording } from '../../recording/recording.js';
 import { channel } from '../../recording/recording.js';
 import { phasesOf } from '../../signal/phases.js';
-import { describeImplausibleHeartRate, heartRatePlausibility } from '../../signal/heart-rate-plausibility.js';
-import type { MetricEntry, MetricResult } from '../metric-entry.js';
+import { describeImplausibleHeartRate, heartRatePlausibility, type HeartRateFlag } from '../../signal/heart-rate-plausibility.js';
+import { applyAveraging, isDefaultAveraging, type AveragedSeries, type AveragingSpec } from '../../signal/averaging/index.js';
+import type { MetricEntry, MetricOptions, MetricResult } from '../metric-entry.js';
 import { cleaned } from '../cleaned.js';
 import { ok, round, unavailable } from '../result.js';
 
@@ -21,6 +22,8 @@ export interface PeakWindow {
   t_start_s: number;
   t_end_s: number;
   n: number;
+  /** Time of the averaged point that is the peak (non-default averagings; a window's end otherwise). */
+  at_s?: number;
 }
 
 /**
@@ -75,6 +78,47 @@ export function peakWindow(rec: Recording, a: readonly (number | null)[], b: rea
   return best;
 }
 
+/** The averaging interval of an averaged export (0 for breath-by-breath or unknown sampling). */
+function exportStep(rec: Recording): number {
+  return rec.sampling.method === 'averaged' ? (rec.sampling.averaging_s ?? rec.sampling.raw_interval_s ?? 0) : 0;
+}
+
+/**
+ * The peak of a (b = null) or of a / b under an averaging: the default gives `peakWindow` exactly; any
+ * other averages a and b over the samples where both are valid and takes the highest ratio of the two.
+ */
+export function peakAveraged(rec: Recording, a: readonly (number | null)[], b: readonly (number | null)[] | null, spec: AveragingSpec): PeakWindow | null {
+  if (isDefaultAveraging(spec)) return peakWindow(rec, a, b, peakWindowS(rec));
+  const both = (i: number) => a[i] !== null && Number.isFinite(a[i]) && (!b || (b[i] !== null && Number.isFinite(b[i])));
+  const av = applyAveraging(rec.t_s, a.map((v, i) => (both(i) ? v : null)), spec, exportStep(rec));
+  const bv = b ? applyAveraging(rec.t_s, b.map((v, i) => (both(i) ? v : null)), spec, exportStep(rec)) : null;
+  const k = highest(av, bv);
+  if (k < 0) return null;
+  return { value: ratioAt(av, bv, k) as number, window_s: av.t_end_s[k] - av.t_start_s[k], t_start_s: av.t_start_s[k], t_end_s: av.t_end_s[k], n: av.n[k], at_s: av.t_s[k] };
+}
+
+function ratioAt(a: AveragedSeries, b: AveragedSeries | null, k: number): number | null {
+  const x = a.values[k];
+  if (x === null) return null;
+  if (!b) return x;
+  const y = b.values[k];
+  return y === null || !(y > 0) ? null : x / y;
+}
+
+/** Index of the highest averaged point (first of equals), -1 when none is valid. */
+function highest(a: AveragedSeries, b: AveragedSeries | null): number {
+  let best = -1;
+  let bestValue = Number.NEGATIVE_INFINITY;
+  for (let k = 0; k < a.values.length; k++) {
+    const v = ratioAt(a, b, k);
+    if (v !== null && v > bestValue) {
+      best = k;
+      bestValue = v;
+    }
+  }
+  return best;
+}
+
 /** Which detected phase holds the middle of a window (null when phases cannot be found). */
 function phaseAt(rec: Recording, t_s: number): string | null {
   const p = phasesOf(rec);
@@ -86,18 +130,23 @@ function phaseAt(rec: Recording, t_s: number): string | null {
   return null;
 }
 
-function windowDetail(rec: Recording, w: PeakWindow): Record<string, unknown> {
+function windowDetail(rec: Recording, w: PeakWindow, averaging: AveragingSpec): Record<string, unknown> {
   return {
-    window_s: w.window_s,
+    window_s: round(w.window_s, 1),
     t_start_s: round(w.t_start_s, 1),
     t_end_s: round(w.t_end_s, 1),
     n_samples: w.n,
     phase: phaseAt(rec, (w.t_start_s + w.t_end_s) / 2),
+    averaging: { ...averaging, default: isDefaultAveraging(averaging) },
   };
 }
 
-function noWindow(name: string, channels: string, window_s: number): MetricResult {
-  return unavailable('INSUFFICIENT_SIGNAL', `${name}: no ${window_s}-s window holds enough valid ${channels} samples.`, { window_s });
+function noWindow(rec: Recording, name: string, channels: string, averaging: AveragingSpec): MetricResult {
+  if (isDefaultAveraging(averaging)) {
+    const window_s = peakWindowS(rec);
+    return unavailable('INSUFFICIENT_SIGNAL', `${name}: no ${window_s}-s window holds enough valid ${channels} samples.`, { window_s, averaging });
+  }
+  return unavailable('INSUFFICIENT_SIGNAL', `${name}: no window of the requested averaging holds enough valid ${channels} samples.`, { averaging });
 }
 
 function peakMeanEntry(name: string, ch: ChannelName, unit: string, digits: number, label: string, notes: string): MetricEntry {
@@ -108,11 +157,10 @@ function peakMeanEntry(name: string, ch: ChannelName, unit: string, digits: numb
     requires: [ch],
     min_duration_s: PEAK_WINDOW_S,
     notes: `${notes} Breaths more than 4 SD from their neighbours (coughs, swallows) are left out first (Lamarra 1987).`,
-    compute(rec) {
-      const values = cleaned(rec, ch);
-      const w = peakWindow(rec, values, null, peakWindowS(rec));
-      if (!w) return noWindow(name, ch, peakWindowS(rec));
-      return ok(round(w.value, digits), windowDetail(rec, w));
+    compute(rec, options) {
+      const w = peakAveraged(rec, cleaned(rec, ch), null, options.averaging);
+      if (!w) return noWindow(rec, name, ch, options.averaging);
+      return ok(round(w.value, digits), windowDetail(rec, w, options.averaging));
     },
   };
 }
@@ -146,10 +194,10 @@ export const rermax: MetricEntry = {
   min_duration_s: PEAK_WINDOW_S,
   notes:
     'Computed from VCO2 and VO2, never from an RER column. Over the whole record, so an early-recovery overshoot (CO2 washed out after exercise) can be the peak: detail.phase says where it fell. A peak exercise RER of 1.10 or more is the usual sign of maximal effort.',
-  compute(rec) {
-    const w = peakWindow(rec, cleaned(rec, 'VCO2'), cleaned(rec, 'VO2'), peakWindowS(rec));
-    if (!w) return noWindow('rermax', 'VO2 and VCO2', peakWindowS(rec));
-    return ok(round(w.value, 3), windowDetail(rec, w));
+  compute(rec, options) {
+    const w = peakAveraged(rec, cleaned(rec, 'VCO2'), cleaned(rec, 'VO2'), options.averaging);
+    if (!w) return noWindow(rec, 'rermax', 'VO2 and VCO2', options.averaging);
+    return ok(round(w.value, 3), windowDetail(rec, w, options.averaging));
   },
 };
 
@@ -195,38 +243,15 @@ export const o2Pulse: MetricEntry = {
   requires: ['VO2', 'HR'],
   min_duration_s: PEAK_WINDOW_S,
   notes: 'O2 pulse = VO2 / HR at peak (Wasserman): a surrogate of stroke volume times the arteriovenous O2 difference. Beta blockers raise it by lowering HR. Physiologically implausible heart-rate samples (outside 30-230 beats/min, or jumping by more than 40 beats/min within 2 s; src/signal/heart-rate-plausibility.ts) are left out, and detail says how many. Refused when HR does not track VO2 over the test (a stuck or fixed entry).',
-  compute(rec) {
+  compute(rec, options) {
     const vo2 = cleaned(rec, 'VO2');
     const measured = channel(rec, 'HR') ?? [];
     const plausibility = heartRatePlausibility(rec.t_s, measured);
     const hr = measured.map((h, i) => (plausibility.flags[i] ? null : h));
-    const w = peakWindow(rec, vo2, null, peakWindowS(rec));
-    if (!w) return noWindow('o2_pulse', 'VO2', peakWindowS(rec));
-    let sumHr = 0;
-    let nHr = 0;
-    let nAll = 0;
-    let nImplausible = 0;
-    for (let i = 0; i < rec.t_s.length; i++) {
-      const t = rec.t_s[i];
-      if (t <= w.t_end_s - w.window_s || t > w.t_end_s) continue;
-      nAll++;
-      if (plausibility.flags[i]) nImplausible++;
-      const h = hr[i];
-      if (h !== null && Number.isFinite(h) && h > 0) {
-        sumHr += h;
-        nHr++;
-      }
-    }
-    if (nHr === 0 || nHr < nAll / 2) {
-      const why = nImplausible > 0 ? `missing or physiologically implausible (${nImplausible} implausible)` : 'missing';
-      return unavailable('INSUFFICIENT_SIGNAL', `o2_pulse: heart rate is ${why} for most of the VO2 peak window (${nHr} of ${nAll} samples usable).`, {
-        window_s: w.window_s,
-        t_end_s: round(w.t_end_s, 1),
-        hr_samples: nHr,
-        samples: nAll,
-        hr_implausible_samples: nImplausible,
-      });
-    }
+    const w = peakAveraged(rec, vo2, null, options.averaging);
+    if (!w) return noWindow(rec, 'o2_pulse', 'VO2', options.averaging);
+    const inWindow = isDefaultAveraging(options.averaging) ? hrInWindow(rec, hr, w, plausibility.flags) : hrAveragedAt(rec, hr, options.averaging, w.at_s ?? w.t_end_s);
+    if ('status' in inWindow) return inWindow;
     const track = hrTracking(hr, vo2);
     if (track.range_bpm < MIN_HR_SPREAD_BPM || !(track.r >= MIN_HR_VO2_CORRELATION)) {
       return unavailable(
@@ -235,13 +260,60 @@ export const o2Pulse: MetricEntry = {
         { hr_range_bpm: round(track.range_bpm, 1), hr_vo2_correlation: round(track.r, 3), min_range_bpm: MIN_HR_SPREAD_BPM, min_correlation: MIN_HR_VO2_CORRELATION },
       );
     }
-    const hrMean = sumHr / nHr;
-    const detail: Record<string, unknown> = { ...windowDetail(rec, w), vo2_ml_min: round(w.value, 1), hr_bpm: round(hrMean, 1) };
+    const detail: Record<string, unknown> = { ...windowDetail(rec, w, options.averaging), vo2_ml_min: round(w.value, 1), hr_bpm: round(inWindow.hr_bpm, 1) };
     if (plausibility.implausible > 0) {
       detail.hr_implausible_samples = plausibility.implausible;
-      detail.hr_implausible_in_window = nImplausible;
+      if (inWindow.implausible !== undefined) detail.hr_implausible_in_window = inWindow.implausible;
       detail.hr_note = `${describeImplausibleHeartRate(plausibility)}; they are left out of this O2 pulse.`;
     }
-    return ok(round(w.value / hrMean, 2), detail);
+    return ok(round(w.value / inWindow.hr_bpm, 2), detail);
   },
 };
+
+/** HR at the VO2 peak, with how many implausible samples the window held where that is known. */
+interface PeakHeartRate {
+  hr_bpm: number;
+  implausible?: number;
+}
+
+/** Mean plausible HR over the VO2 peak window, or a refusal when HR is missing or implausible for most of it. */
+function hrInWindow(rec: Recording, hr: readonly (number | null)[], w: PeakWindow, implausibleFlags: readonly (HeartRateFlag | null)[]): PeakHeartRate | MetricResult {
+  let sumHr = 0;
+  let nHr = 0;
+  let nAll = 0;
+  let nImplausible = 0;
+  for (let i = 0; i < rec.t_s.length; i++) {
+    const t = rec.t_s[i];
+    if (t <= w.t_end_s - w.window_s || t > w.t_end_s) continue;
+    nAll++;
+    if (implausibleFlags[i]) nImplausible++;
+    const h = hr[i];
+    if (h !== null && Number.isFinite(h) && h > 0) {
+      sumHr += h;
+      nHr++;
+    }
+  }
+  if (nHr === 0 || nHr < nAll / 2) {
+    const why = nImplausible > 0 ? `missing or physiologically implausible (${nImplausible} implausible)` : 'missing';
+    return unavailable('INSUFFICIENT_SIGNAL', `o2_pulse: heart rate is ${why} for most of the VO2 peak window (${nHr} of ${nAll} samples usable).`, {
+      window_s: w.window_s,
+      t_end_s: round(w.t_end_s, 1),
+      hr_samples: nHr,
+      samples: nAll,
+      hr_implausible_samples: nImplausible,
+    });
+  }
+  return { hr_bpm: sumHr / nHr, implausible: nImplausible };
+}
+
+/** HR under the same averaging, at the averaged point nearest the VO2 peak. */
+function hrAveragedAt(rec: Recording, hr: readonly (number | null)[], spec: AveragingSpec, at_s: number): PeakHeartRate | MetricResult {
+  const avg = applyAveraging(rec.t_s, hr.map((h) => (h !== null && h > 0 ? h : null)), spec, exportStep(rec));
+  let best = -1;
+  for (let k = 0; k < avg.t_s.length; k++) if (best < 0 || Math.abs(avg.t_s[k] - at_s) < Math.abs(avg.t_s[best] - at_s)) best = k;
+  const v = best >= 0 ? avg.values[best] : null;
+  if (v === null || Math.abs(avg.t_s[best] - at_s) > 1) {
+    return unavailable('INSUFFICIENT_SIGNAL', 'o2_pulse: heart rate under the requested averaging is missing at the VO2 peak.', { at_s: round(at_s, 1), averaging: spec });
+  }
+  return { hr_bpm: v };
+}

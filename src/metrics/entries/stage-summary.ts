@@ -9,7 +9,7 @@ import { channel, coverage } from '../../recording/recording.js';
 import { phasesOf, protocolFor, type PhaseSpanS } from '../../signal/phases.js';
 import { describeInput } from '../../signal/protocol.js';
 import { runningMedian } from '../../signal/smooth.js';
-import type { MetricEntry, MetricRequest, MetricResult } from '../metric-entry.js';
+import type { MetricEntry, MetricOptions, MetricResult } from '../metric-entry.js';
 import { ok, round, unavailable } from '../result.js';
 
 /** Length of the averaged tail of each stage, s (spiro's `spiro_summary` default, the last 30 s). */
@@ -94,10 +94,10 @@ function summarise(rec: Recording, stage: Stage, index: number): Record<string, 
 }
 
 /** The summary of one recording under the request's protocol (when given). */
-export function computeStageSummary(rec: Recording, request: MetricRequest = {}): MetricResult {
+export function computeStageSummary(rec: Recording, options: Pick<MetricOptions, 'protocol'> = { protocol: null }): MetricResult {
   const phases = phasesOf(rec);
   if (!phases) return unavailable('INSUFFICIENT_SIGNAL', 'stage_summary: no exercise phase was found, so there are no stages to summarise.', { reason: 'no exercise phase' });
-  const protocol = protocolFor(rec, request.protocol ?? null);
+  const protocol = protocolFor(rec, options.protocol);
   if (protocol.kind === 'constant' || protocol.kind === 'interval') {
     return unavailable('INSUFFICIENT_SIGNAL', `stage_summary summarises the stages of a step protocol; this is ${protocol.kind === 'constant' ? 'a constant-load test' : 'an interval session'} (${protocol.detail})`, {
       protocol: protocol.kind,
@@ -155,5 +155,5 @@ export const stageSummary: MetricEntry = {
   min_duration_s: 120,
   notes:
     'Stages come from the protocol given with the request (stage duration from the exercise onset) or from the work rate holding still for at least 60 s; a ramp, a constant-load test and an interval session have no stages and are refused with the reason. level is the median work rate over the stage (or the one the request sets).',
-  compute: (rec, request) => computeStageSummary(rec, request),
+  compute: (rec, options) => computeStageSummary(rec, options),
 };

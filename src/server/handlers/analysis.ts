@@ -11,6 +11,7 @@ import { unwrap } from '../../workers/tasks.js';
 import { reserveUnits } from '../access.js';
 import type { Reply, ServiceDeps } from '../deps.js';
 import { validationError } from '../errors.js';
+import { parseAveraging } from '../../signal/averaging/index.js';
 import { payloadOf } from '../stored-record.js';
 import { loadRecord } from './ingest.js';
 
@@ -88,15 +89,18 @@ export async function compute(deps: ServiceDeps, key: ApiKeyRecord, cpetId: stri
       { available },
     );
   }
+  const averaging = parseAveraging(body.averaging);
+  if (!averaging.ok) throw validationError(averaging.issues.map((i) => ({ ...i, loc: ['body', 'averaging', ...i.loc] })));
+  const options = { averaging: averaging.spec, body_mass_kg: body.body_mass_kg ?? null, protocol: body.protocol ?? null };
   const record = await loadRecord(deps, key.id, cpetId);
   const reservation = await reserveUnits(deps.store, key, 1, deps.config.now());
   let metrics;
   try {
-    metrics = unwrap(await deps.runner.run({ kind: 'compute', recording: payloadOf(record), names: body.metrics, protocol: body.protocol ?? null, packages: deps.config.formatPackages }, key.id), 'compute');
+    metrics = unwrap(await deps.runner.run({ kind: 'compute', recording: payloadOf(record), names: body.metrics, options, packages: deps.config.formatPackages }, key.id), 'compute');
   } catch (err) {
     await reservation.release();
     throw err;
   }
   await reservation.settle(Object.values(metrics).some((m) => m.status === 'ok') ? 1 : 0);
-  return { json: { cpet_id: cpetId, metrics } };
+  return { json: { cpet_id: cpetId, averaging: averaging.spec, metrics } };
 }
