@@ -6,6 +6,7 @@
 import { zipSync } from 'fflate';
 import { ServiceError } from '../errors.js';
 import { BoundedZip, unzipBounded } from './bounded-zip.js';
+import { checkSheetBudget } from './sheet-budget.js';
 import { readSheets } from './workbook.js';
 import { openXlsx, type LazySheet } from './xlsx-sheets.js';
 
@@ -25,6 +26,8 @@ export const READ_LIMITS = {
   head_rows: 80,
   /** Most the head of one sheet may inflate to: more from a few compressed KB is a zip bomb. */
   max_head_bytes: 64 * 1024 * 1024,
+  /** Cells in one sheet: the row cap times 73 columns (counted before parsing, sheet-budget.ts). */
+  max_sheet_cells: 1_500_000,
 } as const;
 
 export type TextEncodingName = 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'windows-1252';
@@ -170,6 +173,7 @@ export class FileView {
     if (container !== 'zip') return null;
     const zip = new BoundedZip(this.bytes, READ_LIMITS.max_uncompressed_bytes);
     if (!zip.entries.some((e) => e.name.startsWith('xl/'))) return null;
+    checkSheetBudget(zip.entries, { max_sheet_rows: READ_LIMITS.max_sheet_rows + 1, max_sheet_cells: READ_LIMITS.max_sheet_cells, max_uncompressed_bytes: READ_LIMITS.max_uncompressed_bytes });
     const direct = openXlsx(zip, { max_rows: READ_LIMITS.max_sheet_rows + 1, max_head_bytes: READ_LIMITS.max_head_bytes });
     if (!direct) return this.workbookFromSheetJs();
     this.headReaders = direct.map((sheet, i) => () => sheet.head(READ_LIMITS.head_rows) ?? (this.cachedSheets as Sheet[])[i].rows.slice(0, READ_LIMITS.head_rows));

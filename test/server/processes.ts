@@ -53,9 +53,9 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-/** Starts `node scripts/start.mjs src/main` with `env` on a free port; resolves once /health answers. */
+/** Starts `node scripts/start.mjs src/main` with `env` on a free port (or env.PORT, to restart in place); resolves once /health answers. */
 export async function startServer(env: Record<string, string> = {}, dataDir = scratchDir('cpet-proc-')): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), 'src/main'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0', ...env },

@@ -1,0 +1,92 @@
+/**
+ * What a workbook's sheets would cost, counted before any of them is parsed: every XML part of the
+ * archive is inflated (zlib, capped) and its rows (`<row`) and cells (`<c`) counted by a byte loop
+ * that stops at the caps, so a few hundred KB that inflate to 80 MB of tiny cells are refused in the
+ * time it takes to inflate them, instead of pinning a worker for its whole task budget in a parser.
+ * (fflate's streaming inflate would stop earlier but is several times slower than zlib on such data.)
+ */
+import { inflateRawSync } from 'node:zlib';
+import { ServiceError } from '../errors.js';
+import type { ZipEntry } from './bounded-zip.js';
+
+export interface SheetBudget {
+  /** Rows one sheet may hold (the caller's row cap). */
+  max_sheet_rows: number;
+  /** Cells one sheet may hold. */
+  max_sheet_cells: number;
+  /** What the XML parts of the archive may inflate to, all together. */
+  max_uncompressed_bytes: number;
+}
+
+const LT = 0x3c;
+const COLON = 0x3a;
+
+/** Whether byte `b` may be part of an XML name (ASCII letters, digits, _ . -). */
+function nameByte(b: number): boolean {
+  return (b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a) || (b >= 0x30 && b <= 0x39) || b === 0x5f || b === 0x2e || b === 0x2d;
+}
+
+/** Whether byte `b` ends a tag name (space, tab, CR, LF, / or >). */
+function nameEnd(b: number): boolean {
+  return b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0a || b === 0x2f || b === 0x3e;
+}
+
+/**
+ * Counts `<row` and `<c` start tags (with or without a namespace prefix; `<cols>`, `<color` and the
+ * like do not count), a byte loop rather than a pattern over decoded text, stopping once either
+ * count passes its cap.
+ */
+function countTags(bytes: Uint8Array, maxRows: number, maxCells: number): { rows: number; cells: number } {
+  let rows = 0;
+  let cells = 0;
+  for (let i = bytes.indexOf(LT); i >= 0 && rows <= maxRows && cells <= maxCells; i = bytes.indexOf(LT, i + 1)) {
+    let start = i + 1;
+    let end = start;
+    while (end < bytes.length && nameByte(bytes[end])) end++;
+    if (bytes[end] === COLON) {
+      start = end + 1;
+      end = start;
+      while (end < bytes.length && nameByte(bytes[end])) end++;
+    }
+    if (end >= bytes.length || !nameEnd(bytes[end])) continue;
+    const length = end - start;
+    if (length === 1 && bytes[start] === 0x63) cells++;
+    else if (length === 3 && bytes[start] === 0x72 && bytes[start + 1] === 0x6f && bytes[start + 2] === 0x77) rows++;
+  }
+  return { rows, cells };
+}
+/** Throws FILE_TOO_LARGE or RECORDING_TOO_LONG (with the limit in context) when a part passes the budget. */
+export function checkSheetBudget(entries: readonly ZipEntry[], budget: SheetBudget): void {
+  const inflatedTooMuch = (): ServiceError =>
+    new ServiceError('FILE_TOO_LARGE', `The spreadsheet inflates to more than ${Math.round(budget.max_uncompressed_bytes / 1e6)} MB; it is refused unread.`, {
+      max_uncompressed_bytes: budget.max_uncompressed_bytes,
+    });
+  let room = budget.max_uncompressed_bytes;
+  for (const entry of entries) {
+    if (!/\.xml$/i.test(entry.name) || (entry.method !== 0 && entry.method !== 8)) continue;
+    let xml: Uint8Array;
+    try {
+      xml = entry.method === 0 ? entry.compressed : inflateRawSync(entry.compressed, { maxOutputLength: Math.max(1, room) });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw inflatedTooMuch();
+      // A damaged stream is left to the reader that follows, which names the damage.
+      continue;
+    }
+    if (xml.length > room) throw inflatedTooMuch();
+    room -= xml.length;
+    const { rows, cells } = countTags(xml, budget.max_sheet_rows, budget.max_sheet_cells);
+    if (rows > budget.max_sheet_rows) {
+      throw new ServiceError('RECORDING_TOO_LONG', `Part ${entry.name} of the workbook has more than ${budget.max_sheet_rows} rows; it is refused unread.`, {
+        max_samples: 20_000,
+        max_sheet_rows: budget.max_sheet_rows,
+        where: { sheet: entry.name },
+      });
+    }
+    if (cells > budget.max_sheet_cells) {
+      throw new ServiceError('FILE_TOO_LARGE', `Part ${entry.name} of the workbook has more than ${budget.max_sheet_cells} cells; it is refused unread.`, {
+        max_sheet_cells: budget.max_sheet_cells,
+        where: { sheet: entry.name },
+      });
+    }
+  }
+}
