@@ -60,12 +60,13 @@ export function fingerprint() {
 
 /**
  * The package's subpath exports (the plugin kit) name TypeScript sources; in dist/ they name the
- * compiled modules, so a plugin importing `cpet-analysis-service/plugin` reaches the built kit.
+ * compiled modules, so a plugin importing `cpet-analysis-service/plugin` reaches the built kit. The
+ * build ships no declarations, so dist/'s exports carry no `types` (it would name a missing file).
  */
 function pointExportsAtBuild(packageJson) {
   const pkg = JSON.parse(readFileSync(packageJson, 'utf8'));
   const compiled = (value) =>
-    typeof value === 'string' ? value.replace(/\.ts$/, '.js') : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'types' ? v : compiled(v)])) : value;
+    typeof value === 'string' ? value.replace(/\.ts$/, '.js') : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'types').map(([k, v]) => [k, compiled(v)])) : value;
   pkg.exports = compiled(pkg.exports);
   writeFileSync(packageJson, `${JSON.stringify(pkg, null, 2)}\n`);
 }

@@ -1,4 +1,5 @@
 /** `cpet formats`: the formats this build reads (its plugins, FORMAT_PLUGINS included), or a service's. */
+import { formatInfo } from '../formats/format-plugin.js';
 import { createCpetClient, type FormatInfo } from '../../clients/typescript/src/node.js';
 import { loadPlugins } from '../plugins.js';
 import { parseCommand, UsageError } from './args.js';
@@ -28,7 +29,7 @@ export async function formatsCommand(args: string[], io: CliIO): Promise<number>
     formats = (await createCpetClient({ baseUrl: values.url, apiKey: key }).formats()).formats;
   } else {
     const plugins = await loadPlugins({ packages: formatPackages(io.env) });
-    formats = plugins.formats.map((f) => ({ ...f.meta, last_resort: f.meta.last_resort === true, variants: [...(f.meta.variants ?? [])] }));
+    formats = plugins.formats.map((f) => formatInfo(f.meta));
   }
   if (values.json) {
     io.stdout.write(`${JSON.stringify(formats, null, 2)}\n`);

@@ -2,43 +2,35 @@
  * What a vendor format plugin is: plain metadata (read by GET /v1/formats and the spec's enum
  * without loading a parser), a detector over a bounded view of the file, and a parser.
  */
+import type { components } from '../generated/api.js';
 import type { Recording } from '../recording/recording.js';
 import type { FileView } from './file-view.js';
 
-export interface FormatMeta {
-  /** Kebab-case id, e.g. `cosmed-omnia-xlsx`; reported as `source.format`. */
-  id: string;
-  /** What the file is, in words a lab user recognises. */
-  label: string;
-  vendor: string;
-  software: string;
+type FormatInfo = components['schemas']['FormatInfo'];
+
+/**
+ * A plugin's metadata: the contract's FormatInfo (what GET /v1/formats lists), so a field the
+ * contract adds or changes reaches every plugin at compile time. Lists are readonly, so a plugin may
+ * write them `as const`; `variants` may be left out (listed as none). `last_resort` marks the generic
+ * table: consulted only when no other format reaches the minimum score, and never scored above it.
+ */
+export interface FormatMeta extends Omit<FormatInfo, 'extensions' | 'media_types' | 'variants'> {
   /** Lower-case extensions without the dot. One clue among several, never the whole answer. */
-  extensions: string[];
-  media_types: string[];
-  /** How detection recognises this format, in one or two sentences. */
-  detection: string;
-  /** Number of real example files the plugin was built and tested on (0: built from documentation). */
-  example_files: number;
-  /** Caveats a user should know: variants not seen, languages covered. */
-  notes?: string;
-  /**
-   * A format of last resort (the generic table): consulted only when no other format reaches the
-   * minimum score, and never scored above it, so any vendor match outranks it.
-   */
-  last_resort?: boolean;
-  /** The layouts this plugin reads, and what each rests on; listed by GET /v1/formats. */
+  extensions: readonly string[];
+  media_types: readonly string[];
   variants?: readonly FormatVariant[];
 }
 
+/** A plugin's metadata as GET /v1/formats (and `cpet formats`) lists it. */
+export function formatInfo(meta: FormatMeta): FormatInfo {
+  return { ...meta, extensions: [...meta.extensions], media_types: [...meta.media_types], last_resort: meta.last_resort === true, variants: (meta.variants ?? []).map((v) => ({ ...v })) };
+}
+
 /** What a variant rests on: a real vendor file, one generated from a real file by the tests, a synthetic file, or documentation only. */
-export type VariantEvidence = 'real_file' | 'generated_from_real_file' | 'synthetic' | 'documentation';
+export type VariantEvidence = components['schemas']['FormatVariant']['evidence'];
 
 /** One layout of a format (language, container, header block or not, units row or not). */
-export interface FormatVariant {
-  name: string;
-  description: string;
-  evidence: VariantEvidence;
-}
+export type FormatVariant = Readonly<components['schemas']['FormatVariant']>;
 
 /** A detector's verdict: a score in [0, 1] and the evidence for it. */
 export interface DetectResult {

@@ -3,8 +3,9 @@
  * Each column (the clock and every channel) is written losslessly in the smallest form that gives
  * back the very same doubles: as whole numbers scaled by a power of ten when every value of the
  * column is a decimal of at most MAX_DECIMALS places (what exports hold), else as raw doubles; a
- * missing sample is a sentinel in either form. The block is deflated (RFC 1951) as a whole. Reading it
- * back needs no parsing: a typed-array view per column, a few milliseconds for 20,000 samples.
+ * missing sample is a sentinel in either form. The block is deflated (RFC 1951) as a whole, behind one
+ * version byte. Reading it back needs no parsing: a typed-array view per column, a few milliseconds
+ * for 20,000 samples.
  */
 import { deflateSync, inflateSync } from 'fflate';
 import { CHANNEL_NAMES, type ChannelName, type Recording } from '../recording/recording.js';
@@ -15,6 +16,24 @@ const MAX_DECIMALS = 6;
 const MISSING_INT = -2147483648;
 /** Deflate level: 6 is zlib's default, the usual balance of size and speed. */
 const DEFLATE_LEVEL = 6;
+/** The layout of the block this code writes; a change of column forms or padding takes the next one. */
+export const CODEC_VERSION = 1;
+
+/**
+ * The version byte in front of the deflate stream: `version << 3 | 0b110`. Bits 1-2 of a deflate
+ * stream's first byte are its first block's type, and 0b11 is reserved (RFC 1951, 3.2.3), so no
+ * deflate stream starts with such a byte: blocks stored before the version byte existed (a bare
+ * stream, version 0) are told apart from versioned ones and still read.
+ */
+function versionByte(version: number): number {
+  return (version << 3) | 0b110;
+}
+
+/** The block's codec version and where its deflate stream starts. */
+function blockVersion(block: Uint8Array): { version: number; start: number } {
+  const first = block[0] ?? 0;
+  return (first & 0b110) === 0b110 ? { version: first >> 3, start: 1 } : { version: 0, start: 0 };
+}
 
 /** How one column is written. */
 export interface ColumnCodec {
@@ -116,12 +135,19 @@ export function encodeRecording(rec: Recording): EncodedRecording {
     raw.set(p, at);
     at += aligned(p.length);
   }
-  return { meta, layout: { columns }, block: deflateSync(raw, { level: DEFLATE_LEVEL }) };
+  const deflated = deflateSync(raw, { level: DEFLATE_LEVEL });
+  const block = new Uint8Array(deflated.length + 1);
+  block[0] = versionByte(CODEC_VERSION);
+  block.set(deflated, 1);
+  return { meta, layout: { columns }, block };
 }
 
 /** The recording back from its encoded form. */
 export function decodeRecording(encoded: EncodedRecording): Recording {
-  const raw = inflateSync(encoded.block);
+  const { version, start } = blockVersion(encoded.block);
+  // Versions 0 (no byte) and 1 share the column forms; a newer one was written by newer code.
+  if (version > CODEC_VERSION) throw new Error(`stored recording block has codec version ${version}; this service reads up to ${CODEC_VERSION}`);
+  const raw = inflateSync(encoded.block.subarray(start));
   // A view per column needs the block aligned to 8 bytes in its buffer: inflate gives a fresh one.
   const block = raw.byteOffset % 8 === 0 ? raw : raw.slice();
   let offset = 0;

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import type { Recording } from '../../src/recording/recording.js';
-import { decodeRecording, encodeRecording } from '../../src/store/record-codec.js';
+import { CODEC_VERSION, decodeRecording, encodeRecording, type EncodedRecording } from '../../src/store/record-codec.js';
 import { generateTest } from '../../src/synthetic/generate.js';
 import { listFixtures, readFixture } from '../formats/fixture-helpers.js';
 
@@ -53,5 +54,31 @@ describe('the stored form of a recording', () => {
     expect(stored).to.be.below(1_000_000);
     expect(stored).to.be.below(JSON.stringify(rec).length / 2);
     expect(isDeepStrictEqual(decodeRecording(encodeRecording(rec)), rec)).to.equal(true);
+  });
+});
+
+describe('the version byte of the stored block', () => {
+  const fixtures = new URL('../fixtures/record-codec/', import.meta.url);
+
+  it('leads every block written now, as a byte no deflate stream starts with (reserved block type)', () => {
+    const { block } = encodeRecording(generateTest({ seed: 3, exercise_s: 60 }).recording);
+    expect(block[0]).to.equal((CODEC_VERSION << 3) | 0b110);
+    expect((block[0] >> 1) & 0b11, 'BTYPE 11 is reserved in RFC 1951').to.equal(0b11);
+  });
+
+  it('still reads a block stored before the version byte existed', () => {
+    const stored = JSON.parse(readFileSync(new URL('unversioned.json', fixtures), 'utf8')) as EncodedRecording & { block: string };
+    const expected = JSON.parse(readFileSync(new URL('unversioned.recording.json', fixtures), 'utf8')) as Recording;
+    const block = Buffer.from(stored.block, 'base64');
+    expect((block[0] >> 1) & 0b11, 'a bare deflate stream').to.not.equal(0b11);
+    const back = decodeRecording({ ...stored, block });
+    expect(JSON.parse(JSON.stringify(back))).to.deep.equal(expected);
+  });
+
+  it('refuses a block from a newer codec, naming both versions', () => {
+    const encoded = encodeRecording(generateTest({ seed: 3, exercise_s: 60 }).recording);
+    const block = Uint8Array.from(encoded.block);
+    block[0] = ((CODEC_VERSION + 1) << 3) | 0b110;
+    expect(() => decodeRecording({ ...encoded, block })).to.throw(`codec version ${CODEC_VERSION + 1}; this service reads up to ${CODEC_VERSION}`);
   });
 });

@@ -2,6 +2,7 @@
  * What the service offers: capabilities of the calling key, the metric registry, the formats, the
  * public sample, health, the public OpenAPI document and its plain-text renderings.
  */
+import { formatInfo } from '../../formats/format-plugin.js';
 import { TIER_RANK, type ModelSummary } from '../../analyses/analysis-plugin.js';
 import { ServiceError } from '../../errors.js';
 import type { components } from '../../generated/api.js';
@@ -70,7 +71,7 @@ export function listFormats(deps: ServiceDeps): Reply {
         'or the upload is refused with UNSUPPORTED_FORMAT. When no vendor format reaches it, the last-resort generic-table reads any ' +
         `CSV, TSV or spreadsheet table whose columns the column dictionary recognises (a time column and VO2 with VCO2, or VE), scored at most ${MIN_SCORE} ` +
         'and reported with format_confidence "last_resort" and a column_mapping flag; otherwise the upload is refused with the canonical shape to convert into.',
-      formats: deps.plugins.formats.map((f) => ({ ...f.meta, last_resort: f.meta.last_resort === true, variants: [...(f.meta.variants ?? [])] })),
+      formats: deps.plugins.formats.map((f) => formatInfo(f.meta)),
       if_unsupported: CANONICAL_RECOVERY,
     },
   };
