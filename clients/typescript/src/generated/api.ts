@@ -1455,6 +1455,32 @@ export interface components {
                 note: string;
             };
         } | components["schemas"]["MetricUnavailable"];
+        /** @description `stage_summary`: one row per stage of a step protocol, the means over the last 30 s of each stage; a ramp, a constant-load test and an interval session are unavailable with the reason. */
+        StageSummaryMetricResult: {
+            /** @constant */
+            status: "ok";
+            value: {
+                /** @description Where the stages come from (the work rate holding still, or the request's protocol). */
+                source: string;
+                tail_s: number;
+                level_unit: string | null;
+                protocol_input: components["schemas"]["ProtocolInput"] | null;
+                stages: {
+                    stage: number;
+                    t_start_s: number;
+                    t_end_s: number;
+                    tail_from_s: number;
+                    vo2_ml_min: number | null;
+                    vco2_ml_min: number | null;
+                    ve_l_min: number | null;
+                    hr_bpm: number | null;
+                    rer: number | null;
+                    n_samples: number;
+                    /** @description The stage's work rate (median over the stage, or the level the request's protocol sets), in `level_unit`. */
+                    level: number | null;
+                }[];
+            };
+        } | components["schemas"]["MetricUnavailable"];
         ComputeResponse: {
             cpet_id: string;
             /** @description One result per metric named. Each metric of the registry has its own value shape; a name not listed here is a `MetricResult`. */
@@ -1470,6 +1496,7 @@ export interface components {
                 gas_quality?: components["schemas"]["GasQualityMetricResult"];
                 sampling_adequacy?: components["schemas"]["SamplingAdequacyMetricResult"];
                 clock_integrity?: components["schemas"]["ClockIntegrityMetricResult"];
+                stage_summary?: components["schemas"]["StageSummaryMetricResult"];
             } & {
                 [key: string]: components["schemas"]["MetricResult"];
             };
