@@ -195,7 +195,7 @@ function analyse(rec: Recording, opts: SubstrateOptions, protocolInput: Protocol
     protocol = 'constant';
     flags.push(flag('constant_load', 'warning', `${test.detail} Each bout is one intensity, summarised by the mean of its last part; FATMAX and the crossover need a range of intensities and are not read from bouts.`));
   } else {
-    stepping = test.input ? fromInput(test.input, ex.span, opts) : readProtocol(rec, ex.span, workChannels, opts);
+    stepping = test.input ? fromInput(test.input, ex.span, opts, rec.sampling.raw_interval_s ?? 0) : readProtocol(rec, ex.span, workChannels, opts);
     protocol = test.kind === 'interval' ? 'interval' : stepping.kind;
     if (test.input) flags.push(flag('protocol_from_request', 'info', test.detail));
     if (test.kind === 'interval') {
@@ -377,10 +377,11 @@ const ONSET_DETAIL: Record<Onset, (t_s: number) => string> = {
 };
 
 /** Stages from the caller's protocol: full stages of `stage_s` from the exercise onset; a ramp has none. */
-function fromInput(input: ProtocolInput, span: Span, opts: SubstrateOptions): StepReading {
+function fromInput(input: ProtocolInput, span: Span, opts: SubstrateOptions, interval_s: number): StepReading {
   if (input.kind === 'ramp') return { kind: 'ramp', source: 'work rate', stages: [], short_segments: 0, detail: 'a ramp, as the request states.' };
   const stages: Span[] = [];
-  for (let t = span.t_start_s; t + input.stage_s <= span.t_end_s + 1e-9; t += input.stage_s) stages.push({ t_start_s: t, t_end_s: t + input.stage_s });
+  // The last stage counts when it is complete to within one sample (an averaged export stamps each row at its end).
+  for (let t = span.t_start_s; t + input.stage_s <= span.t_end_s + interval_s + 1e-9; t += input.stage_s) stages.push({ t_start_s: t, t_end_s: t + input.stage_s });
   const kind = input.stage_s >= opts.min_stage_s ? 'steps' : 'ramp';
   return { kind, source: 'work rate', stages: kind === 'steps' ? stages : [], short_segments: 0, detail: `${stages.length} stages of ${input.stage_s} s from the exercise onset, as the request states.` };
 }

@@ -116,7 +116,9 @@ export function computeStageSummary(rec: Recording, options: Pick<MetricOptions,
     stages = [];
     const increment = input.increment_w ?? input.increment_kmh ?? null;
     const first = input.first_stage_w ?? null;
-    for (let t = span.t_start_s, k = 0; t + input.stage_s <= span.t_end_s + 1e-9; t += input.stage_s, k++) {
+    // The last stage counts when it is complete to within one sample (an averaged export stamps each row at its end).
+    const slack = rec.sampling.raw_interval_s ?? 0;
+    for (let t = span.t_start_s, k = 0; t + input.stage_s <= span.t_end_s + slack + 1e-9; t += input.stage_s, k++) {
       stages.push({ t_start_s: t, t_end_s: t + input.stage_s, level: first !== null && increment !== null ? first + k * increment : null });
     }
     source = `the request: ${describeInput(input)}`;

@@ -1582,6 +1582,32 @@ export interface components {
                 note: string;
             };
         } | components["schemas"]["MetricUnavailable"];
+        /** @description `stage_summary`: one row per stage of a step protocol, the means over the last 30 s of each stage; a ramp, a constant-load test and an interval session are unavailable with the reason. */
+        StageSummaryMetricResult: {
+            /** @constant */
+            status: "ok";
+            value: {
+                /** @description Where the stages come from (the work rate holding still, or the request's protocol). */
+                source: string;
+                tail_s: number;
+                level_unit: string | null;
+                protocol_input: components["schemas"]["ProtocolInput"] | null;
+                stages: {
+                    stage: number;
+                    t_start_s: number;
+                    t_end_s: number;
+                    tail_from_s: number;
+                    vo2_ml_min: number | null;
+                    vco2_ml_min: number | null;
+                    ve_l_min: number | null;
+                    hr_bpm: number | null;
+                    rer: number | null;
+                    n_samples: number;
+                    /** @description The stage's work rate (median over the stage, or the level the request's protocol sets), in `level_unit`. */
+                    level: number | null;
+                }[];
+            };
+        } | components["schemas"]["MetricUnavailable"];
         ComputeResponse: {
             cpet_id: string;
             /** @description The averaging the peak-type metrics used, with every default filled in. */
@@ -1601,6 +1627,7 @@ export interface components {
                 clock_integrity?: components["schemas"]["ClockIntegrityMetricResult"];
                 vo2max_relative?: components["schemas"]["Vo2maxRelativeMetricResult"];
                 vo2_plateau?: components["schemas"]["Vo2PlateauMetricResult"];
+                stage_summary?: components["schemas"]["StageSummaryMetricResult"];
             } & {
                 [key: string]: components["schemas"]["MetricResult"];
             };
