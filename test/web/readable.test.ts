@@ -177,6 +177,7 @@ describe('web application: readable on every recording', function () {
     await page.waitForSelector('#report[data-ready="true"]', { state: 'attached' });
     const report = (await page.locator('#report').textContent()) as string;
     expect(report).to.contain('graded sustained').and.contain('is placed before VT1');
+    expect(apiWording(report), 'API wording in the printed report').to.deep.equal([]);
     expect(await page.locator('#report img').getAttribute('alt')).to.match(/Thresholds: .*VT1 \d+:\d\d/);
     await screenshot(page, '22-readable-flagged-plot', '#plot');
     expect(errors).to.deep.equal([]);
