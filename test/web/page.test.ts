@@ -6,6 +6,7 @@ import request from 'supertest';
 import { PROJECT_ROOT } from '../../src/plugins.js';
 import { PAGE_CSP } from '../../src/server/web-page.js';
 import { DOMAIN, ENGINE_COLORS, EOV_SHADE, READING } from '../../web/page/plot/colors.js';
+import { plain } from '../../web/page/plain.js';
 import { startHarness, type Harness } from '../server/harness.js';
 import { consoleErrors, launchBrowser, listen, OUTPUT_DIR, screenshot, type Browser, type Listening } from './browser.js';
 import { chartLabels, expectedX, lineAt, overlaps, rgb, scanBand, scanPanel } from './page-helpers.js';
@@ -308,7 +309,7 @@ describe('web application in Chromium', function () {
     await page.emulateMedia({ media: 'print' });
     const report = (await page.locator('#report').textContent()) as string;
     expect(report).to.contain('Research software: the output is not a diagnosis');
-    for (const envelope of all.body.results) for (const note of envelope.notes as string[]) expect(report, note).to.contain(note);
+    for (const envelope of all.body.results) for (const note of envelope.notes as string[]) expect(report, note).to.contain(plain(note));
     expect(report).to.contain('corroborate').and.contain('upper bound').and.contain('beta');
     const pdf = await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
     writeFileSync(join(OUTPUT_DIR, '14-report.pdf'), pdf);
