@@ -143,7 +143,7 @@ export function visibleText(page: Page): Promise<string> {
 /** API wording that must stay in the API: routes, JSON paths and keys, raw key-value dumps. */
 export const API_WORDING: [string, RegExp][] = [
   ['a route', /\b(GET|POST|PUT|PATCH|DELETE)\s+\/|\/v1\//],
-  ['a JSON path', /\bcontext\.\w+|\b[a-z]\w*\.[a-z]\w*\[\d+\]/],
+  ['a JSON path', /\b(?:context|evidence|findings|provenance)\.\w+|\b[a-z]\w*\.[a-z]\w*\[\d+\]/],
   ['a snake_case key', /\b[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]\b/],
   ['an error code', /\b[A-Z]{2,}_[A-Z_]+\b/],
   ['a raw key dump', /\b(ci low|ci high|t end s|n source|slope before|slope after)\b/i],

@@ -38,6 +38,8 @@ describe('web page: plausibility of an engine’s lines', () => {
     expect(own).to.deep.equal([{ code: 'vt2_precedes_vt1', detail: 'placed first by its rule', short: 'implausible', lines: ['VT2'] }]);
     const recovery = implausibilities(findings({ vt2_time_s: 820, evidence: { implausible: [{ code: 'vt2_in_recovery', detail: 'in recovery' }] } as unknown as VtFindings['evidence'] }), 800);
     expect(recovery.map((x) => x.code)).to.deep.equal(['vt2_in_recovery']);
+    const engineRecovery = implausibilities(findings({ vt1_time_s: 810, vt2_time_s: 820, evidence: { implausible: [{ code: 'after_exercise', detail: 'VT1 at 810 s is after the last second of exercise (800 s).' }] } as unknown as VtFindings['evidence'] }), 800);
+    expect(engineRecovery.map((x) => [x.code, x.lines, x.short])).to.deep.equal([['after_exercise', ['VT1'], 'in recovery'], ['after_exercise', ['VT2'], 'in recovery']]);
     const unnamed = implausibilities(findings({ evidence: { implausible: [{ code: 'oscillation', detail: 'both unreliable' }] } as unknown as VtFindings['evidence'] }), 800);
     expect(unnamed[0].lines).to.deep.equal(['VT1', 'VT2']);
   });

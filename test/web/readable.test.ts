@@ -49,6 +49,15 @@ async function unreadable(page: Page, what: string): Promise<string[]> {
     if (!d.text) problems.push(`${what}, ${d.panel}: no text alternative`);
     else if (d.drawn && !(d.text.includes('peaks at') && /Thresholds drawn: VT|No threshold is drawn/.test(d.text))) problems.push(`${what}, ${d.panel}: the text alternative lacks peaks or thresholds: ${d.text}`);
   }
+  // An engine that reads classic criteria lists the ones that ran beside its thresholds.
+  // No helper functions inside the evaluated code: the test transpiler would wrap them in a helper the page lacks.
+  const columns = await page.locator('#thresholds-table').evaluate((table) => {
+    const rows = [...(table as HTMLTableElement).tBodies[0].rows];
+    const engine = rows.find((r) => r.cells[0].textContent === 'Engine');
+    const criteria = rows.find((r) => r.cells[0].textContent === 'Criteria that ran');
+    return [...(engine?.cells ?? [])].slice(1).map((c, i) => ({ engine: c.textContent, criteria: criteria?.cells[i + 1].textContent ?? '' }));
+  });
+  for (const c of columns) if (c.engine === 'classic' && !/VT1:/.test(c.criteria)) problems.push(`${what}: a classic engine without the criteria that ran (${c.criteria})`);
   const pictures = await page.locator('[role="img"]').evaluateAll((els) => els.map((e) => ({ id: e.className, text: document.getElementById(e.getAttribute('aria-describedby') ?? '')?.textContent ?? '' })));
   for (const p of pictures) if (!/peaks at/.test(p.text)) problems.push(`${what}, ${p.id}: the text alternative lacks the peak: ${p.text}`);
   problems.push(...apiWording(await visibleText(page)).map((w) => `${what}: ${w}`));
@@ -177,6 +186,7 @@ describe('web application: readable on every recording', function () {
     await page.waitForSelector('#report[data-ready="true"]', { state: 'attached' });
     const report = (await page.locator('#report').textContent()) as string;
     expect(report).to.contain('graded sustained').and.contain('is placed before VT1');
+    expect(apiWording(report), 'API wording in the printed report').to.deep.equal([]);
     expect(await page.locator('#report img').getAttribute('alt')).to.match(/Thresholds: .*VT1 \d+:\d\d/);
     await screenshot(page, '22-readable-flagged-plot', '#plot');
     expect(errors).to.deep.equal([]);

@@ -4,6 +4,7 @@
  */
 import type { SubstrateFindings } from '../client/index.js';
 import { landmarksValue } from './overlay-state.js';
+import { plain } from './plain.js';
 import type { Results } from './results.js';
 
 export const DISCLAIMER =
@@ -22,17 +23,17 @@ export interface Note {
   text: string;
 }
 
-/** Every envelope note (default model and alternative engines), the substrate's warnings and the landmarks' reading. */
+/** Every envelope note (default model and alternative engines), the substrate's warnings and the landmarks' reading, in the page's words. */
 export function resultNotes(results: Results): Note[] {
   const out: Note[] = [];
   const runs = [{ label: '', run: results.analyses }, ...results.alternatives.map((a) => ({ label: ` (${a.model.name})`, run: a.run }))];
   for (const { label, run } of runs) {
     if (!run.ok) continue;
-    for (const e of run.value.results) for (const n of e.notes) out.push({ source: `${e.analysis}${label}`, text: n });
+    for (const e of run.value.results) for (const n of e.notes) out.push({ source: `${e.analysis}${label}`, text: plain(n) });
   }
   const substrate = results.analyses.ok ? results.analyses.value.results.find((e) => e.analysis === 'substrate' && e.status === 'ok') : undefined;
   for (const flag of (substrate?.findings as SubstrateFindings | undefined)?.flags ?? []) {
-    if (flag.severity === 'warning') out.push({ source: 'substrate flag', text: flag.detail });
+    if (flag.severity === 'warning') out.push({ source: 'substrate flag', text: plain(flag.detail) });
   }
   const reading = landmarksValue(results)?.reading;
   if (reading) out.push({ source: 'landmarks', text: reading });

@@ -63,7 +63,6 @@ export interface Engine {
   role: 'default' | 'alternative';
   color: string;
   dashed: boolean;
-  run: Results['analyses'];
   findings: VtFindings | null;
   implausible: Implausibility[];
 }
@@ -81,7 +80,6 @@ export function engines(results: Results): Engine[] {
       role,
       color: engineColor(i),
       dashed: role === 'alternative',
-      run,
       findings,
       implausible: findings ? implausibilities(findings, end) : [],
     };

@@ -23,10 +23,20 @@ export function exerciseEnd(summary: UploadSummary): number | null {
   return ends.length ? Math.max(...ends) : null;
 }
 
-/** Which lines an engine's own code names (both when it names neither). */
-function linesOf(code: string): Line[] {
+/** The page's few words beside a line, per code an engine may give. */
+const SHORT: Record<string, string> = {
+  vt2_before_vt1: 'before VT1',
+  vt2_vo2_below_vt1: 'VO2 below VT1',
+  after_exercise: 'in recovery',
+};
+
+/** Which lines a flag is about: named in its code, else the first named in its detail, else both. */
+function linesOf(code: string, detail: string): Line[] {
   const c = code.toLowerCase();
-  return c.includes('vt2') ? ['VT2'] : c.includes('vt1') ? ['VT1'] : ['VT1', 'VT2'];
+  if (c.includes('vt2')) return ['VT2'];
+  if (c.includes('vt1')) return ['VT1'];
+  const named = /\b(VT[12])\b/.exec(detail)?.[1] as Line | undefined;
+  return named ? [named] : ['VT1', 'VT2'];
 }
 
 function engineFlags(evidence: unknown): Implausibility[] | null {
@@ -34,7 +44,7 @@ function engineFlags(evidence: unknown): Implausibility[] | null {
   if (!Array.isArray(list)) return null;
   return list
     .filter((x): x is { code: string; detail: string } => typeof x?.code === 'string' && typeof x?.detail === 'string')
-    .map((x) => ({ code: x.code, detail: x.detail, short: 'implausible', lines: linesOf(x.code) }));
+    .map((x) => ({ code: x.code, detail: x.detail, short: SHORT[x.code] ?? 'implausible', lines: linesOf(x.code, x.detail) }));
 }
 
 /** Every implausibility of one engine's findings; `end` is when exercise ended (null: unknown). */

@@ -12,7 +12,7 @@ import { overlayPlugin, type OverlayState } from '../plot/overlays.js';
 import { TIME_STEPS } from '../plot/plot-grid.js';
 import { lineOf } from '../plot/series-data.js';
 import { envelopeOf, type Results } from '../results.js';
-import { errorBox, refusalBox } from './error-view.js';
+import { errorBox, plain, refusalBox } from './error-view.js';
 
 function eventFacts(e: EovEvent): HTMLElement {
   return facts([
@@ -67,7 +67,7 @@ export function renderEov(section: HTMLElement, results: Results): uPlot | null 
     return null;
   }
   if (envelope.status !== 'ok') {
-    replace(section, title, lead, refusalBox(envelope), h('ul', { class: 'notes' }, envelope.notes.map((n) => h('li', {}, n))));
+    replace(section, title, lead, refusalBox(envelope), h('ul', { class: 'notes' }, envelope.notes.map((n) => h('li', {}, plain(n)))));
     return null;
   }
   const f = envelope.findings as EovFindings;
@@ -96,7 +96,7 @@ export function renderEov(section: HTMLElement, results: Results): uPlot | null 
     f.definitions?.length ? table('Published definitions', ['Definition', 'Fired', 'Why'], f.definitions.map((d) => [d.name, d.fired ? 'fired' : 'did not fire', d.reason])) : null,
     f.method ? h('p', { class: 'method' }, h('strong', {}, 'Method: '), f.method) : null,
     h('h3', {}, 'Notes'),
-    h('ul', { class: 'notes' }, envelope.notes.map((n) => h('li', {}, n))),
+    h('ul', { class: 'notes' }, envelope.notes.map((n) => h('li', {}, plain(n)))),
   );
   return vePlot(host, results.series.ok ? results.series.value : null, f);
 }

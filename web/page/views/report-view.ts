@@ -5,13 +5,13 @@
  */
 import type { EovFindings, SubstrateFindings, VtFindings } from '../../client/index.js';
 import { h, replace } from '../dom.js';
-import { at, num } from '../format.js';
+import { at, num, words } from '../format.js';
 import { DISCLAIMER, READING_RULES, resultNotes } from '../notes.js';
 import { engines, vtFindings } from '../overlay-state.js';
 import { envelopeOf, type Results } from '../results.js';
 import { oscillationCaveat } from './thresholds-view.js';
 import { plain } from './error-view.js';
-import { valueText } from './metrics-view.js';
+import { keyWords, valueText } from './metrics-view.js';
 
 /** Metrics the report names when the registry has them (the full table is in the exports). */
 const REPORT_METRICS = ['vo2max', 'vemax', 'rermax', 'o2_pulse', 've_vco2_slope', 'gas_quality'];
@@ -61,12 +61,12 @@ function metricsLine(results: Results): string {
     .filter((m) => REPORT_METRICS.includes(m.name))
     .map((info) => {
       const m = results.metrics.ok ? results.metrics.value.metrics[info.name] : undefined;
-      if (!m) return `${info.name}: not computed`;
-      if (m.status !== 'ok') return `${info.name}: unavailable (${m.message})`;
+      if (!m) return `${words(info.name)}: not computed`;
+      if (m.status !== 'ok') return `${words(info.name)}: unavailable (${keyWords(plain(m.message))})`;
       const value = m.value as unknown;
       // A profile (e.g. the VE/VCO2 slope over 25-100 % of exercise) is summarised by its last entry.
       const shown = typeof value === 'number' ? `${num(value)} ${info.unit ?? ''}` : valueText(Array.isArray(value) ? value.at(-1) : (value as { verdict?: unknown }).verdict ?? value);
-      return `${info.name}: ${shown}`;
+      return `${words(info.name)}: ${shown}`;
     })
     .join(' · ');
 }

@@ -11,7 +11,7 @@ import { num, words } from '../format.js';
 import { SERIES } from '../plot/colors.js';
 import { overlayPlugin, type OverlayState } from '../plot/overlays.js';
 import { envelopeOf, type Results } from '../results.js';
-import { errorBox, refusalBox } from './error-view.js';
+import { errorBox, plain, refusalBox } from './error-view.js';
 
 type Axis = 'pct_vo2peak' | 'load_w';
 
@@ -92,7 +92,7 @@ export function renderSubstrate(section: HTMLElement, results: Results): { destr
     return null;
   }
   if (envelope.status !== 'ok') {
-    replace(section, title, refusalBox(envelope), h('ul', { class: 'notes' }, envelope.notes.map((n) => h('li', {}, n))));
+    replace(section, title, refusalBox(envelope), h('ul', { class: 'notes' }, envelope.notes.map((n) => h('li', {}, plain(n)))));
     return null;
   }
   const f = envelope.findings as SubstrateFindings;
@@ -139,7 +139,7 @@ export function renderSubstrate(section: HTMLElement, results: Results): { destr
     (f.flags ?? []).length ? h('ul', { class: 'flags' }, (f.flags ?? []).map((x) => h('li', {}, badge(x.severity, x.severity), ' ', h('strong', {}, words(x.code)), `: ${x.detail}`))) : h('p', {}, 'None.'),
     h('details', { class: 'method' }, h('summary', {}, 'Equations used'), h('ul', {}, (f.method ?? []).map((m) => h('li', {}, m)))),
     h('h3', {}, 'Notes'),
-    h('ul', { class: 'notes' }, envelope.notes.map((n) => h('li', {}, n))),
+    h('ul', { class: 'notes' }, envelope.notes.map((n) => h('li', {}, plain(n)))),
   );
   draw('pct_vo2peak');
   return { destroy: () => plot?.destroy() };

@@ -9,7 +9,7 @@ import { at, num, words } from '../format.js';
 import { engines, type Engine } from '../overlay-state.js';
 import { envelopeOf, type Outcome, type Results } from '../results.js';
 import type { AnalyzeResponse } from '../../client/index.js';
-import { errorBox, refusalBox } from './error-view.js';
+import { errorBox, plain, refusalBox } from './error-view.js';
 
 interface Column {
   engine: Engine | undefined;
@@ -124,7 +124,7 @@ export function renderThresholds(section: HTMLElement, results: Results): void {
     ['Engine', (_e, f) => f?.engine ?? '–'],
     ['Input quality', (e) => `${e.quality} (the input recording, not a confidence)`],
     ['Provenance', (e) => h('ul', { class: 'plain' }, h('li', {}, `model ${e.provenance.model} ${e.provenance.model_version ?? ''}, tier ${e.provenance.model_tier ?? '–'}`), h('li', {}, `analysis ${e.provenance.analysis_version}, schema ${e.provenance.schema_version}`), h('li', {}, `computed ${e.provenance.computed_at} in ${num(e.provenance.latency_ms)} ms`))],
-    ['Notes', (e) => (e.notes.length ? h('ul', { class: 'notes' }, e.notes.map((n) => h('li', {}, n))) : 'none')],
+    ['Notes', (e) => (e.notes.length ? h('ul', { class: 'notes' }, e.notes.map((n) => h('li', {}, plain(n)))) : 'none')],
     ['Evidence', (_e, f) => (f ? evidence(f) : '–')],
   ];
   const failed = columns.filter((c) => !c.run.ok);
