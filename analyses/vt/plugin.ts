@@ -87,12 +87,12 @@ function refusal(error: Extract<AnalysisOutcome, { status: 'not_analysable' }>['
   return { status: 'not_analysable', error, message, context, notes, model };
 }
 
-/** The newest version of every other model the web application serves: what a MISSING_CHANNEL refusal may point to. */
+/** The newest version of every model the web application serves, but the chosen one: what a MISSING_CHANNEL refusal may point to. */
 function webAlternatives(registry: ModelRegistry, chosen: RegisteredModel): AlternativeModel[] {
-  const names = [...new Set(registry.models.filter((m) => m.card.name !== chosen.card.name && servedOn(m, 'web')).map((m) => m.card.name))];
+  const names = [...new Set(registry.models.filter((m) => servedOn(m, 'web')).map((m) => m.card.name))];
   return names.flatMap((n) => {
     const m = registry.versions(n).filter((v) => servedOn(v, 'web')).at(-1);
-    return m ? [{ name: m.card.name, version: m.card.version, inputs: m.card.inputs }] : [];
+    return m && m !== chosen ? [{ name: m.card.name, version: m.card.version, inputs: m.card.inputs }] : [];
   });
 }
 

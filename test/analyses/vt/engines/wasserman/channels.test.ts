@@ -102,6 +102,8 @@ describe('analyses/vt/engines/wasserman: the classic engine on the channels a fi
     const alternatives = out.context.alternatives as { model: string; model_version: string; surface: string; requires: string[] }[];
     expect(alternatives.map((a) => [a.model, a.model_version, a.surface, a.requires])).to.deep.equal([['wasserman', 'v1.2.0', 'web', ['VO2', 'VCO2']]]);
     expect(out.message).to.match(/alternative engine \(wasserman\) can read this file/);
+    const older = (await plugin.run(rec, web('v1.1.0'))) as Refused;
+    expect((older.context.alternatives as { model_version: string }[]).map((a) => a.model_version)).to.deep.equal(['v1.2.0']);
     const noCo2 = (await plugin.run(withoutChannel(rec, 'VCO2'), request('research'))) as Refused;
     expect(noCo2.context.alternatives).to.equal(undefined);
   });
