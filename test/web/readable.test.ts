@@ -193,6 +193,31 @@ describe('web application: readable on every recording', function () {
     await page.close();
   });
 
+  it('a real export without end-tidal channels: the classic engine shows thresholds and the criteria that ran and could not', async () => {
+    const { page, errors } = await open();
+    await page.setInputFiles('#file-input', join(PROJECT_ROOT, 'formats', 'zan-dat', 'fixtures', 'spiro-zan-gxt', 'input.dat'));
+    await page.waitForSelector('#app[data-state="ready"]', { timeout: 120_000 });
+    // No helper functions inside the evaluated code: the test transpiler would wrap them in a helper the page lacks.
+    const classic = await page.locator('#thresholds-table').evaluate((table) => {
+      const t = table as HTMLTableElement;
+      const heads = [...t.tHead!.rows[0].cells].slice(1).map((c) => c.textContent ?? '');
+      const column = heads.findIndex((text) => text.includes('wasserman'));
+      const cells: Record<string, string> = {};
+      for (const r of t.tBodies[0].rows) cells[r.cells[0].textContent ?? ''] = r.cells[column + 1]?.textContent ?? '';
+      return { column, vt1: cells['VT1 time'] ?? '', ran: cells['Criteria that ran'] ?? '', notRun: cells['Criteria that could not run'] ?? '' };
+    });
+    expect(classic.column, 'a wasserman column').to.be.at.least(0);
+    expect(classic.vt1, 'the classic engine placed VT1').to.match(/\d+:\d\d/);
+    expect(classic.ran).to.match(/VT1:.*V-slope/);
+    expect(classic.notRun).to.contain('PetO2').and.contain('PetCO2');
+    const legend = await page.locator('#plot .legend li[data-engine]').allTextContents();
+    expect(legend.some((l) => l.includes('wasserman')), legend.join(' | ')).to.equal(true);
+    expect(await unreadable(page, 'zan-dat/spiro-zan-gxt')).to.deep.equal([]);
+    await screenshot(page, '23-readable-classic-without-end-tidal', '#thresholds');
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+
   it('an unsupported file’s error in plain words, the canonical shape still offered', async () => {
     const { page } = await open();
     await page.setInputFiles('#file-input', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('these are my notes\nnot an export of any cart\n') });

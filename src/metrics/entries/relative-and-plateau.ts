@@ -17,7 +17,7 @@ export const vo2maxRelative: MetricEntry = {
   requires: ['VO2'],
   min_duration_s: PEAK_WINDOW_S,
   notes:
-    'VO2peak under the averaging requested (the same value vo2max gives) over the body mass given as body_mass_kg in the request, or else the one the file records. Unavailable, with context.missing body_mass_kg, when neither exists.',
+    'VO2peak under the averaging requested (the same value vo2max gives) over the body mass given as body_mass_kg in the request, or else the one the file records. Unavailable when neither exists, and the refusal names the missing body mass.',
   compute(rec, options) {
     const fromRequest = options.body_mass_kg;
     const fromFile = rec.subject.body_mass_kg ?? null;
