@@ -53,6 +53,12 @@ describe('web application in Chromium', function () {
     return (await page.textContent('#summary dd code')) as string;
   }
 
+  /** How many samples the service stored for the recording the page shows. */
+  async function storedSamples(page: Page): Promise<number> {
+    const res = await request(h.service.app).get(`/v1/cpet/${await cpetId(page)}`).set('X-API-Key', key).expect(200);
+    return res.body.sampling.n_raw;
+  }
+
   /** What the API itself answers for the recording the page shows (the default model, as the page asks). */
   async function apiVt(id: string): Promise<{ vt1_time_s: number; vt2_time_s: number }> {
     const res = await request(h.service.app).post(`/v1/cpet/${id}/analyze`).set('X-API-Key', key).send({ analyses: ['vt'] }).expect(200);
@@ -263,6 +269,10 @@ describe('web application in Chromium', function () {
     expect(csv.split('\r\n')[0]).to.equal('section,item,value,unit,note');
     expect(csv).to.contain(`VT1 time,${truth.vt1_time_s},s`).and.contain('not a diagnosis');
     expect(csv).to.not.contain('Reading aid');
+    const recording = (await readDownload('#export-recording')).toString('utf8').split('\n');
+    const header = recording.find((line) => !line.startsWith('#')) as string;
+    expect(header.split(',')).to.include.members(['t_s', 'VO2_ml_min', 'phase', 'flags']);
+    expect(recording.filter((line) => line && !line.startsWith('#')).length - 1, 'one row per stored sample').to.equal(await storedSamples(page));
     const png = await readDownload('#export-png');
     expect(png.subarray(0, 8).toString('hex')).to.equal('89504e470d0a1a0a');
     const readingPixels = (image: string) =>

@@ -200,6 +200,7 @@ function show(results: Results): void {
       const canvas = await composite();
       return canvas ? new Promise((resolve) => canvas.toBlob((b) => resolve(b), 'image/png')) : null;
     },
+    recordingCsv: () => client.exportRecording(results.summary.cpet_id, { format: 'csv' }),
     print: () => void prepareReport().then(() => window.print()),
   });
   current = {

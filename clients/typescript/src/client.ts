@@ -13,6 +13,7 @@ import type {
   ComputeResponse,
   ContentUploadBody,
   DeleteResponse,
+  ExportQuery,
   FormatsResponse,
   Health,
   MetricInfo,
@@ -73,6 +74,8 @@ export interface CpetClient {
   summary(cpetId: string): Promise<UploadSummary>;
   /** Downsampled series, for plotting only. */
   series(cpetId: string, query?: SeriesQuery): Promise<SeriesResponse>;
+  /** The stored recording at full resolution in canonical units: CSV (default) or JSON columns, as a Blob (metered). */
+  exportRecording(cpetId: string, query?: ExportQuery): Promise<Blob>;
   /** Runs analyses (default: every one the key allows); one envelope each, see `envelopesOf`. */
   analyze(cpetId: string, body?: AnalyzeRequest): Promise<AnalyzeResponse>;
   /** Runs registry metrics; each known metric's result is typed with its own value. */
@@ -120,6 +123,7 @@ export function createCpetClient(options: CpetClientOptions): CpetClient {
     createUploadTickets: (body = {}) => call(() => api.POST('/v1/uploads', { body: body as TicketRequest }), retry),
     summary: (cpetId) => call(() => api.GET('/v1/cpet/{cpet_id}', { params: id(cpetId) }), retry),
     series: (cpetId, query = {}) => call(() => api.GET('/v1/cpet/{cpet_id}/series', { params: { ...id(cpetId), query } }), retry),
+    exportRecording: (cpetId, query = {}) => call(() => api.GET('/v1/cpet/{cpet_id}/export', { params: { ...id(cpetId), query }, parseAs: 'blob' }), retry),
     analyze: (cpetId, body = {}) => call(() => api.POST('/v1/cpet/{cpet_id}/analyze', { params: id(cpetId), body }), retry),
     compute: (cpetId, metrics) => call(() => api.POST('/v1/cpet/{cpet_id}/compute', { params: id(cpetId), body: { metrics } }), retry),
     deleteRecording: (cpetId) => call(() => api.DELETE('/v1/cpet/{cpet_id}', { params: id(cpetId) }), retry),

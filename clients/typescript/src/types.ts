@@ -23,6 +23,7 @@ export type ChannelName = Schemas['ChannelName'];
 export type ChannelSummary = Schemas['ChannelSummary'];
 export type SeriesQuery = NonNullable<paths['/v1/cpet/{cpet_id}/series']['get']['parameters']['query']>;
 export type SeriesResponse = Schemas['SeriesResponse'];
+export type ExportQuery = NonNullable<paths['/v1/cpet/{cpet_id}/export']['get']['parameters']['query']>;
 export type SeriesChannel = Schemas['SeriesChannel'];
 export type DeleteResponse = Schemas['DeleteResponse'];
 export type AnalysisName = Schemas['AnalysisName'];

@@ -1,10 +1,12 @@
-/** The export buttons: results as JSON and CSV, the plot as PNG, and the printable one-page report. */
+/** The export buttons: results as JSON and CSV, the plot as PNG, the recording itself as CSV, and the printable one-page report. */
 import { h, heading, replace } from '../dom.js';
 import { download, resultsCsv, resultsJson } from '../exports.js';
 import type { Results } from '../results.js';
 
 export interface ExportActions {
   plotPng(): Promise<Blob | null>;
+  /** The stored recording at full resolution from the service (metered like any export). */
+  recordingCsv(): Promise<Blob>;
   print(): void;
 }
 
@@ -32,6 +34,23 @@ export function renderExport(section: HTMLElement, results: Results, actions: Ex
           },
         },
         'Plot as PNG',
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'export-recording',
+          onclick: async () => {
+            status.textContent = 'Preparing the recording…';
+            try {
+              download(await actions.recordingCsv(), `${base}-recording.csv`);
+              status.textContent = '';
+            } catch (err) {
+              status.textContent = `The recording could not be exported: ${err instanceof Error ? err.message : String(err)}`;
+            }
+          },
+        },
+        'Recording as CSV (every sample)',
       ),
       h('button', { type: 'button', id: 'print-report', onclick: () => actions.print() }, 'Print the one-page report'),
     ),
