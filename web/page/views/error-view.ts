@@ -4,6 +4,7 @@
  */
 import { CpetApiError, type Envelope } from '../../client/index.js';
 import { h } from '../dom.js';
+import { words } from '../format.js';
 import { plain } from '../plain.js';
 
 export { plain };
@@ -41,11 +42,16 @@ export function contextView(code: string, context: Context): HTMLElement[] {
   const out: HTMLElement[] = [];
   const errors = context.errors as { loc: (string | number)[]; msg: string }[] | undefined;
   if (Array.isArray(errors)) out.push(h('ul', {}, errors.map((e) => h('li', {}, plain(e.msg)))));
-  if (Array.isArray(context.missing)) out.push(h('p', {}, `Missing: ${(context.missing as string[]).join(', ')}${Array.isArray(context.required) ? `; needed: ${(context.required as string[]).join(', ')}` : ''}.`));
+  if (Array.isArray(context.missing)) out.push(h('p', {}, `Missing: ${(context.missing as string[]).map(named).join(', ')}${Array.isArray(context.required) ? `; needed: ${(context.required as string[]).map(named).join(', ')}` : ''}.`));
   if (Array.isArray(context.available)) out.push(h('p', {}, `Available: ${(context.available as unknown[]).map((a) => (typeof a === 'string' ? a : (a as { name?: string }).name ?? '')).filter(Boolean).join(', ')}.`));
   if (typeof context.retry_after_s === 'number') out.push(h('p', {}, `Try again in ${context.retry_after_s} s.`));
   if (typeof context.monthly_limit === 'number') out.push(h('p', {}, `Monthly limit ${context.monthly_limit} units; used ${String(context.units_used ?? '?')} in ${String(context.month ?? 'this month')}.`));
   return out;
+}
+
+/** A missing or needed item as a reader names it: channels (VO2, PetCO2) as they are, request fields (body_mass_kg) in words. */
+function named(item: string): string {
+  return /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(item) ? words(item) : item;
 }
 
 /** The code and the whole context as the API sent them, folded away: for a bug report, not for reading. */
