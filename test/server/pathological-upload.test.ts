@@ -5,13 +5,10 @@
  * normally afterwards.
  */
 import { expect } from 'chai';
-import { strFromU8, strToU8, unzipSync, Zip, ZipDeflate, ZipPassThrough } from 'fflate';
-import { writeWorkbook } from '../../src/formats/workbook.js';
 import request from 'supertest';
+import { paddedXlsx } from '../../src/synthetic/hostile-workbook.js';
 import { generateSample } from '../../src/synthetic/sample.js';
 import { expectMatchesSpec, startHarness, type Harness } from './harness.js';
-
-const MB = 1024 * 1024;
 
 /**
  * A valid xlsx (written by SheetJS) whose one sheet is padded to `inflatedMb` MB of numeric rows:
@@ -19,28 +16,7 @@ const MB = 1024 * 1024;
  * inflates to 115 MB of sheet XML).
  */
 function heavyXlsx(inflatedMb: number): Buffer {
-  const seed = unzipSync(writeWorkbook([{ name: 'Daten', data: [['t', 'VO2'], [0, 300]] }]));
-  const sheetName = Object.keys(seed).find((n) => /worksheets\/sheet1\.xml$/.test(n)) as string;
-  const [head, tail] = strFromU8(seed[sheetName]).split('</sheetData>');
-  const parts: Uint8Array[] = [];
-  const zip = new Zip((err, data) => {
-    if (err) throw err;
-    parts.push(data);
-  });
-  for (const [name, data] of Object.entries(seed)) {
-    if (name === sheetName) continue;
-    const entry = new ZipPassThrough(name);
-    zip.add(entry);
-    entry.push(data, true);
-  }
-  const sheet = new ZipDeflate(sheetName, { level: 9 });
-  zip.add(sheet);
-  sheet.push(strToU8(head));
-  const chunk = Buffer.alloc(MB, '<row><c t="n"><v>1</v></c><c t="n"><v>2</v></c></row>');
-  for (let i = 0; i < inflatedMb; i++) sheet.push(chunk);
-  sheet.push(strToU8(`</sheetData>${tail}`), true);
-  zip.end();
-  return Buffer.concat(parts);
+  return paddedXlsx(inflatedMb, '<row><c t="n"><v>1</v></c><c t="n"><v>2</v></c></row>');
 }
 
 describe('a pathological upload under the per-task budget', function () {
