@@ -22,12 +22,21 @@ export default async function analysesBench(): Promise<{ title: string; rows: Be
   const metrics = registry.list().map((e) => e.name);
   const { sample, real, longest, fastest } = await benchRecordings();
   const rows: BenchRow[] = [];
-  for (const [rec, runs] of [[sample, 15], [real, 15], [longest, 5], [fastest, 5]] as [BenchRecording, number][]) {
+  for (const [rec, runs] of [
+    [sample, 15],
+    [real, 15],
+    [longest, 5],
+    [fastest, 5],
+  ] as [BenchRecording, number][]) {
     // Per analysis: the envelope's own latency, median over the runs (first runs let the JIT settle).
     const latency: Record<string, number[]> = { vt: [], eov: [], substrate: [] };
-    const all = await timesMs(async () => {
-      for (const e of await runAnalyses(rec.recording, NAMES, analyses, request)) latency[e.analysis].push(e.provenance.latency_ms);
-    }, runs, 2);
+    const all = await timesMs(
+      async () => {
+        for (const e of await runAnalyses(rec.recording, NAMES, analyses, request)) latency[e.analysis].push(e.provenance.latency_ms);
+      },
+      runs,
+      2,
+    );
     for (const name of NAMES) {
       const ms = median(latency[name].slice(-runs));
       const goal = rec === real ? atMost(ms, ANALYSIS_GOAL_MS[name], 'ms') : undefined;

@@ -66,7 +66,12 @@ export function atLeast(value: number, limit: number, unit: string): Goal {
 export function printRows(title: string, rows: BenchRow[]): void {
   console.log(`\n## ${title}`);
   for (const r of rows) {
-    const extra = r.extra ? '  ' + Object.entries(r.extra).map(([k, v]) => `${k}=${v}`).join('  ') : '';
+    const extra = r.extra
+      ? '  ' +
+        Object.entries(r.extra)
+          .map(([k, v]) => `${k}=${v}`)
+          .join('  ')
+      : '';
     const goal = r.goal ? `  [goal ${r.goal.text}: ${r.goal.met ? 'met' : 'NOT met'}]` : '';
     console.log(`${r.name.padEnd(58)} ${r.median_ms.toFixed(2).padStart(10)} ms (median of ${r.runs})${extra}${goal}`);
   }

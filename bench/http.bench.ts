@@ -61,7 +61,7 @@ function bigTable(bytes: number): Buffer {
     for (let k = 0; k < filler; k++) cells.push(((i * 31 + k * 17) % 1000).toFixed(5));
     lines.push(cells.join(','));
   }
-  return Buffer.from(lines.join('\n') + '\n');
+  return Buffer.from(`${lines.join('\n')}\n`);
 }
 
 /** Analyze-all on the sample for LOAD_MS at 10 connections against a service with one worker thread. */

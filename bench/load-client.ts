@@ -66,4 +66,4 @@ async function run(options: LoadOptions): Promise<LoadResult> {
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as LoadOptions;
-process.stdout.write(JSON.stringify(await run(options)) + '\n');
+process.stdout.write(`${JSON.stringify(await run(options))}\n`);

@@ -47,7 +47,12 @@ export default async function oxynetBench(): Promise<{ title: string; rows: Benc
         if (!sameBits(out, reference)) stable = false;
       };
       const ms1 = await medianMs(() => once(single), RUNS, 2);
-      rows.push({ name: `CNN ${version}, ${starts.length} windows in one run (stride ${stride}), 1 thread`, median_ms: ms1, runs: RUNS, extra: { test_s: series.time_s.length, bit_identical_runs: String(stable) } });
+      rows.push({
+        name: `CNN ${version}, ${starts.length} windows in one run (stride ${stride}), 1 thread`,
+        median_ms: ms1,
+        runs: RUNS,
+        extra: { test_s: series.time_s.length, bit_identical_runs: String(stable) },
+      });
       const ms2 = await medianMs(() => once(two), RUNS, 2);
       rows.push({ name: `CNN ${version}, ${starts.length} windows in one run (stride ${stride}), 2 threads`, median_ms: ms2, runs: RUNS, extra: { bit_identical_to_1_thread: String(stable) } });
     }

@@ -115,18 +115,27 @@ export default async function parseBench(): Promise<{ title: string; rows: Bench
 async function timeOne(f: RealFixture, formats: readonly FormatPlugin[]): Promise<BenchRow> {
   let format = '';
   let samples = 0;
-  const ms = await medianMs(async () => {
-    const { recording } = await readUpload(basename(f.path), f.bytes, formats);
-    format = recording.format;
-    samples = recording.t_s.length;
-  }, RUNS, WARMUP);
+  const ms = await medianMs(
+    async () => {
+      const { recording } = await readUpload(basename(f.path), f.bytes, formats);
+      format = recording.format;
+      samples = recording.t_s.length;
+    },
+    RUNS,
+    WARMUP,
+  );
   const spiro = SPIRO_MS[f.upstream];
   const times = spiro === undefined ? null : spiro / ms;
   return {
     name: `parse ${f.upstream} (${kb(f.bytes.length)})`,
     median_ms: ms,
     runs: RUNS,
-    extra: { format, samples, mb_per_s: round1(f.bytes.length / 1e6 / (ms / 1000)), ...(spiro === undefined ? { spiro_ms: 'n/a' } : { spiro_ms: spiro, times_faster_than_spiro: `${times!.toFixed(1)}x` }) },
+    extra: {
+      format,
+      samples,
+      mb_per_s: round1(f.bytes.length / 1e6 / (ms / 1000)),
+      ...(spiro === undefined ? { spiro_ms: 'n/a' } : { spiro_ms: spiro, times_faster_than_spiro: `${times!.toFixed(1)}x` }),
+    },
     goal: times === null ? undefined : atLeast(round1(times), PARSE_TIMES_SPIRO, 'x spiro'),
   };
 }

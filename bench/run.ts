@@ -13,7 +13,10 @@ const only = process.argv[2];
 const files = readdirSync(here)
   .filter((f) => f.endsWith('.bench.ts') && (!only || f.includes(only)))
   .sort();
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 // Shared machines are noisy: the load average says how much else ran beside the benchmarks.
 console.log(`node ${process.version}, ${new Date().toISOString()}, ${cpus().length} cores, load average ${load()}`);
 for (const file of files) {

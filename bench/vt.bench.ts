@@ -19,10 +19,14 @@ export default async function vtBench(): Promise<{ title: string; rows: BenchRow
   const gandalf = registryFor().find('gandalf', 'latest');
   if (gandalf?.weights_path) {
     const path = gandalf.weights_path;
-    const startup = await medianMs(async () => {
-      const s = await ort.InferenceSession.create(path, { intraOpNumThreads: 1, interOpNumThreads: 1 });
-      await s.release();
-    }, 7, 1);
+    const startup = await medianMs(
+      async () => {
+        const s = await ort.InferenceSession.create(path, { intraOpNumThreads: 1, interOpNumThreads: 1 });
+        await s.release();
+      },
+      7,
+      1,
+    );
     rows.push({ name: `ONNX session start-up (gandalf ${gandalf.card.version})`, median_ms: startup, runs: 7 });
   }
   for (const [label, rec] of [

@@ -66,7 +66,15 @@ export function fingerprint() {
 function pointExportsAtBuild(packageJson) {
   const pkg = JSON.parse(readFileSync(packageJson, 'utf8'));
   const compiled = (value) =>
-    typeof value === 'string' ? value.replace(/\.ts$/, '.js') : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'types').map(([k, v]) => [k, compiled(v)])) : value;
+    typeof value === 'string'
+      ? value.replace(/\.ts$/, '.js')
+      : value && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.entries(value)
+              .filter(([k]) => k !== 'types')
+              .map(([k, v]) => [k, compiled(v)]),
+          )
+        : value;
   pkg.exports = compiled(pkg.exports);
   writeFileSync(packageJson, `${JSON.stringify(pkg, null, 2)}\n`);
 }

@@ -165,7 +165,7 @@ if (process.argv.includes('--replay-only')) {
     const cardPath = join(model.dir, 'card.json');
     const card = JSON.parse(readFileSync(cardPath, 'utf8')) as ModelCard;
     await recordReplay(model, card);
-    writeFileSync(cardPath, JSON.stringify(card, null, 2) + '\n');
+    writeFileSync(cardPath, `${JSON.stringify(card, null, 2)}\n`);
     console.log(`re-recorded the replay of ${cardPath}`);
   }
   process.exit(0);
@@ -173,7 +173,9 @@ if (process.argv.includes('--replay-only')) {
 const cohorts = evaluationCohorts(perCell);
 const real = await realTests();
 const vendor = await vendorFiles();
-console.log(`gate (spec rule 4) on every unseen cohort of at least ${GATE_MIN_TESTS} tests: |VO2 bias| <= ${GATE.vo2_bias_ml_min} mL/min, VO2 r >= ${GATE.vo2_r}, |time bias| <= ${GATE.time_bias_s} s, time r >= ${GATE.time_r}`);
+console.log(
+  `gate (spec rule 4) on every unseen cohort of at least ${GATE_MIN_TESTS} tests: |VO2 bias| <= ${GATE.vo2_bias_ml_min} mL/min, VO2 r >= ${GATE.vo2_r}, |time bias| <= ${GATE.time_bias_s} s, time r >= ${GATE.time_r}`,
+);
 for (const c of cohorts) console.log(`${c.cohort}: ${c.tests.length} tests. ${c.description}`);
 console.log(`real labelled tests: ${real.length} (test/fixtures/vt/), a check only`);
 
@@ -274,12 +276,16 @@ for (const c of [...cohorts.map((x) => x.cohort)]) {
     const e = r.cohorts.find((x) => x.cohort === c)!;
     const failures = gateFailures({ evaluation: { evaluated_at: '', command: '', cohorts: [e] } });
     const gate = !e.unseen ? 'seen in training' : e.n_tests < GATE_MIN_TESTS ? 'too few' : failures.length ? 'FAIL' : 'pass';
-    const refused = Object.entries(r.refusals[c] ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
+    const refused = Object.entries(r.refusals[c] ?? {})
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
     console.log(`${label(r.model).padEnd(width)}      ${cell(e.vt1)}  |     ${cell(e.vt2)}  | ${gate}${refused ? `  (refused: ${refused})` : ''}`);
   }
 }
 
-console.log(`\n## against test length: found %, |time error| as % of the recording, |VO2 error| as % of VO2peak, and time MAE (s) of the model beside the two leave-one-out baselines that never read gas data (VT1 = mean fraction x length, VT2 = end - median offset); '<' marks a model that beats both; promotion also needs VT2 found on >= ${MIN_VT2_FOUND_PCT} %`);
+console.log(
+  `\n## against test length: found %, |time error| as % of the recording, |VO2 error| as % of VO2peak, and time MAE (s) of the model beside the two leave-one-out baselines that never read gas data (VT1 = mean fraction x length, VT2 = end - median offset); '<' marks a model that beats both; promotion also needs VT2 found on >= ${MIN_VT2_FOUND_PCT} %`,
+);
 const lengthCell = (a: ThresholdAgreement, f: LengthAwareFigures | undefined) =>
   f
     ? `${num(f.found_pct, 5)} ${num(f.time_mae_pct_duration, 5)} ${num(f.vo2_mae_pct_vo2peak, 5)}  ${num(a.time_mae_s, 5)}${f.baseline_time_mae_s.fraction_of_length !== null && f.baseline_time_mae_s.end_minus_offset !== null && a.time_mae_s !== null && a.time_mae_s < Math.min(f.baseline_time_mae_s.fraction_of_length, f.baseline_time_mae_s.end_minus_offset) ? '<' : ' '} ${num(f.baseline_time_mae_s.fraction_of_length, 6)} ${num(f.baseline_time_mae_s.end_minus_offset, 6)}`
@@ -338,7 +344,9 @@ for (const r of results) {
     else if (v.result.endsWith(': pass')) pass++;
     else broken.push(`${v.file}: ${v.result}`);
   }
-  const refusedText = Object.entries(refused).map(([k, n]) => `${k} ${n}`).join(', ');
+  const refusedText = Object.entries(refused)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
   console.log(`${label(r.model).padEnd(width)}  pass ${pass}, refused ${Object.values(refused).reduce((a, b) => a + b, 0)}${refusedText ? ` (${refusedText})` : ''}, broken ${broken.length}`);
   for (const b of broken) console.log(`${''.padEnd(width)}    ${b}`);
 }
@@ -390,7 +398,9 @@ function doesNotEstablish(r: ModelResult): string[] {
 console.log(`\nan omitted model runs ${def ? `${def.card.name} ${def.card.version} (${statusOf.get(def) ?? def.card.status})` : 'nothing: no default installed'}`);
 for (const r of results) {
   const failures = gateFailures({ evaluation: { evaluated_at: '', command: '', cohorts: r.cohorts } });
-  console.log(`${label(r.model).padEnd(width)}  ${failures.length === 0 ? 'GATE CLEARED on every unseen cohort large enough to count' : `gate not cleared: ${failures.slice(0, 4).join('; ')}${failures.length > 4 ? `; and ${failures.length - 4} more` : ''}`}`);
+  console.log(
+    `${label(r.model).padEnd(width)}  ${failures.length === 0 ? 'GATE CLEARED on every unseen cohort large enough to count' : `gate not cleared: ${failures.slice(0, 4).join('; ')}${failures.length > 4 ? `; and ${failures.length - 4} more` : ''}`}`,
+  );
 }
 if (def) console.log(defaultReading(results.find((r) => r.model === def) ?? results[0]).why);
 
@@ -414,7 +424,7 @@ if (write) {
       },
     };
     card.status = statusOf.get(r.model) ?? 'research';
-    writeFileSync(cardPath, JSON.stringify(card, null, 2) + '\n');
+    writeFileSync(cardPath, `${JSON.stringify(card, null, 2)}\n`);
     console.log(`wrote ${cardPath} (status ${card.status})`);
   }
 }

@@ -95,7 +95,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 function list(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** An origin as a browser sends it (scheme://host[:port]), so a trailing slash or path in the setting cannot silently never match. */

@@ -16,10 +16,7 @@ const localKey = await ensureLocalKey(service.deps.store, config.dataDir);
 const running = await serve(service, config.port, config.host);
 const url = `http://${config.host}:${running.port}`;
 const keyFile = join(config.dataDir, LOCAL_KEY_FILE);
-logger.info(
-  { url, store: service.deps.store.kind, data_dir: config.dataDir, workers: config.workers, cors_origins: operationsOf(config).corsOrigins },
-  `CPET analysis service listening on ${url}`,
-);
+logger.info({ url, store: service.deps.store.kind, data_dir: config.dataDir, workers: config.workers, cors_origins: operationsOf(config).corsOrigins }, `CPET analysis service listening on ${url}`);
 if (localKey) {
   // The key goes to the file only; a terminal also shows it once, a log collector never sees it.
   logger.info({ key_file: keyFile }, `first start: created a local API key with every product in ${keyFile} (mode 0600)`);

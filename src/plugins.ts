@@ -23,7 +23,10 @@ export interface Plugins {
 }
 
 export class PluginError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(`${code}: ${message}`);
     this.name = 'PluginError';
   }
@@ -49,8 +52,14 @@ export async function loadPlugins(options: { root?: string; packages?: string[];
   }
   formats.forEach(checkFormatPlugin);
   analyses.forEach(checkAnalysis);
-  refuseDuplicates(formats.map((f) => f.meta.id), 'format');
-  refuseDuplicates(analyses.map((a) => a.name), 'analysis');
+  refuseDuplicates(
+    formats.map((f) => f.meta.id),
+    'format',
+  );
+  refuseDuplicates(
+    analyses.map((a) => a.name),
+    'analysis',
+  );
   return Object.freeze({ formats: Object.freeze(formats), analyses: Object.freeze(analyses) });
 }
 
@@ -92,7 +101,9 @@ async function importPackage(name: string, cwd: string): Promise<unknown> {
     if (!isMissing(err, name)) throw err;
     throw new PluginError(
       'PLUGIN_NOT_FOUND',
-      isPath ? `format plugin file ${resolve(cwd, name)} does not exist` : `format plugin package ${name} is installed neither in the service (${PROJECT_ROOT}) nor in the working directory (${resolve(cwd)})`,
+      isPath
+        ? `format plugin file ${resolve(cwd, name)} does not exist`
+        : `format plugin package ${name} is installed neither in the service (${PROJECT_ROOT}) nor in the working directory (${resolve(cwd)})`,
     );
   }
 }

@@ -456,13 +456,13 @@ function loopGain(residual: Float64Array, i0: number, i1: number, period: number
     if (i - lag >= i0) c += d * (residual[i - lag] - m);
   }
   if (!(c0 > 0)) return 0;
-  const rho = (c / (i1 - i0 + 1 - lag)) / (c0 / (i1 - i0 + 1));
+  const rho = c / (i1 - i0 + 1 - lag) / (c0 / (i1 - i0 + 1));
   return Math.min(1, Math.max(0, -rho));
 }
 
 /** Angle wrapped to (-180, 180]. */
 export function wrapDeg(d: number): number {
-  let x = ((d + 180) % 360 + 360) % 360 - 180;
+  let x = ((((d + 180) % 360) + 360) % 360) - 180;
   if (x === -180) x = 180;
   return x;
 }

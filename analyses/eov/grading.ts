@@ -63,7 +63,7 @@ export function grade(events: readonly MeasuredEvent[], exercise: ExerciseSpan, 
     fired: corraFired,
     reason: `graded oscillation of at least ${round(threshold, 1)} L/min (15 % of resting VE ${round(restVe_l_min, 1)} L/min) covers ${pct(corraFraction)} of exercise; ${pct(CORRA_MIN_FRACTION)} needed`,
   };
-  const leite = leiteVerdict(strongest && strongest.event.graded ? strongest : null);
+  const leite = leiteVerdict(strongest?.event.graded ? strongest : null);
   const gradeValue: Grade = corraFired ? 'sustained' : leite.fired ? 'intermittent' : 'none';
   return { grade: gradeValue, burden, corra_fraction: corraFraction, definitions: [corra, leite] };
 }

@@ -31,7 +31,10 @@ export interface MedicationAdjustment {
 
 /** Normalises a name: lower case, spaces, hyphens and slashes to underscores. */
 export function normaliseMedication(name: string): string {
-  return name.trim().toLowerCase().replace(/[\s\-/]+/g, '_');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s\-/]+/g, '_');
 }
 
 /** Splits the requested names into recognised and unrecognised and multiplies the factors. */

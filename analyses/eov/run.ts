@@ -39,8 +39,7 @@ const WORK_CHANNELS = ['Load', 'Speed', 'Grade'] as const;
 /** Window for estimating resting VE when no rest phase is found, s. */
 const REST_WINDOW_S = 60;
 
-const RESEARCH_NOTE =
-  'Research finding (beta): every output is a research finding, and its transportability to other populations is untested.';
+const RESEARCH_NOTE = 'Research finding (beta): every output is a research finding, and its transportability to other populations is untested.';
 const RATER_NOTE = 'Human raters agree poorly on EOV (kappa 0.30-0.43, Brawner 2018): read the definitions and their reasons, not only the grade.';
 
 /** Runs the EOV analysis on a recording; refusals come back as `not_analysable`. */

@@ -43,7 +43,7 @@ export function periodGrid(lo_s: number, hi_s: number): Float64Array {
   const octaves = Math.log2(hi_s / lo_s);
   const count = Math.max(2, Math.ceil(octaves * VOICES_PER_OCTAVE) + 1);
   const out = new Float64Array(count);
-  for (let j = 0; j < count; j++) out[j] = lo_s * Math.pow(hi_s / lo_s, j / (count - 1));
+  for (let j = 0; j < count; j++) out[j] = lo_s * (hi_s / lo_s) ** (j / (count - 1));
   return out;
 }
 

@@ -133,9 +133,7 @@ export interface SubstrateFindings {
 export type SubstrateRefusal = 'MISSING_CHANNEL' | 'INSUFFICIENT_SIGNAL' | 'SUBSTRATE_FAILED';
 
 /** What `analyseSubstrate` returns: findings with notes, or a refusal with its context. */
-export type SubstrateResult =
-  | { status: 'ok'; findings: SubstrateFindings; notes: string[] }
-  | { status: 'refused'; error: SubstrateRefusal; message: string; context: Record<string, unknown> };
+export type SubstrateResult = { status: 'ok'; findings: SubstrateFindings; notes: string[] } | { status: 'refused'; error: SubstrateRefusal; message: string; context: Record<string, unknown> };
 
 const METHOD: readonly string[] = [
   'Fat oxidation (g/min) = 1.695 VO2 - 1.701 VCO2, with VO2 and VCO2 in L/min (Frayn 1983; Jeukendrup and Wallis 2005).',
@@ -193,7 +191,13 @@ function analyse(rec: Recording, opts: SubstrateOptions, protocolInput: Protocol
   let protocol: SubstrateFindings['protocol'];
   if (test.kind === 'constant') {
     protocol = 'constant';
-    flags.push(flag('constant_load', 'warning', `${test.detail} Each bout is one intensity, summarised by the mean of its last part; FATMAX and the crossover need a range of intensities and are not read from bouts.`));
+    flags.push(
+      flag(
+        'constant_load',
+        'warning',
+        `${test.detail} Each bout is one intensity, summarised by the mean of its last part; FATMAX and the crossover need a range of intensities and are not read from bouts.`,
+      ),
+    );
   } else {
     stepping = test.input ? fromInput(test.input, ex.span, opts, rec.sampling.raw_interval_s ?? 0) : readProtocol(rec, ex.span, workChannels, opts);
     protocol = test.kind === 'interval' ? 'interval' : stepping.kind;
@@ -255,8 +259,7 @@ function analyse(rec: Recording, opts: SubstrateOptions, protocolInput: Protocol
   if (below07 > 0) {
     flags.push(flag('rer_below_0_70', 'warning', `${below07} windows below RER 0.70, outside the range of the equations: hyperventilation, fasting ketosis or a gas calibration problem.`));
   }
-  const crossover = (): Crossover =>
-    findCrossover(possible.map((w) => ({ pct_vo2peak: w.pct_vo2peak, pct_ee_fat: w.pct_ee_fat, rer: w.rer, load_w: w.load_w ?? null })));
+  const crossover = (): Crossover => findCrossover(possible.map((w) => ({ pct_vo2peak: w.pct_vo2peak, pct_ee_fat: w.pct_ee_fat, rer: w.rer, load_w: w.load_w ?? null })));
   const efficiencyInputs = possible.map((w) => ({ t_start_s: w.t_start, load_w: w.load_w ?? null, fat_g_min: w.fat_g_min, cho_g_min: w.cho_g_min, fat_valid: w.fat_valid }));
   const findingsBase = {
     vo2peak: vo2peak_l_min,
@@ -317,8 +320,14 @@ function analyse(rec: Recording, opts: SubstrateOptions, protocolInput: Protocol
   }
 
   // 6. FATMAX from the cubic fits, with the measured maximum beside it.
-  const fatFit = fitCubicThroughOrigin(xs, fitWindows.map((w) => w.fat_g_min));
-  const choFit = fitCubicThroughOrigin(xs, fitWindows.map((w) => w.cho_g_min));
+  const fatFit = fitCubicThroughOrigin(
+    xs,
+    fitWindows.map((w) => w.fat_g_min),
+  );
+  const choFit = fitCubicThroughOrigin(
+    xs,
+    fitWindows.map((w) => w.cho_g_min),
+  );
   if (!fatFit || !choFit) {
     return { status: 'refused', error: 'SUBSTRATE_FAILED', message: 'The cubic fits of fat and carbohydrate oxidation against intensity are singular.', context };
   }
@@ -332,7 +341,12 @@ function analyse(rec: Recording, opts: SubstrateOptions, protocolInput: Protocol
     fitted_fat_g_min: evalCubic(fatFit, top.pct_vo2peak / 100),
     at_edge: top.pct_vo2peak / 100 === xLo || top.pct_vo2peak / 100 === xHi,
   };
-  const loadLine = withLoad ? linearFit(fitWindows.map((w) => w.pct_vo2peak), fitWindows.map((w) => w.load_w ?? Number.NaN)) : null;
+  const loadLine = withLoad
+    ? linearFit(
+        fitWindows.map((w) => w.pct_vo2peak),
+        fitWindows.map((w) => w.load_w ?? Number.NaN),
+      )
+    : null;
   const peak = interiorMaximum(fatFit, xLo, xHi);
   let fatmax: Fatmax;
   let atFatmax: { load_w: number; fat_g_min: number; cho_g_min: number } | null = null;
@@ -383,7 +397,13 @@ function fromInput(input: ProtocolInput, span: Span, opts: SubstrateOptions, int
   // The last stage counts when it is complete to within one sample (an averaged export stamps each row at its end).
   for (let t = span.t_start_s; t + input.stage_s <= span.t_end_s + interval_s + 1e-9; t += input.stage_s) stages.push({ t_start_s: t, t_end_s: t + input.stage_s });
   const kind = input.stage_s >= opts.min_stage_s ? 'steps' : 'ramp';
-  return { kind, source: 'work rate', stages: kind === 'steps' ? stages : [], short_segments: 0, detail: `${stages.length} stages of ${input.stage_s} s from the exercise onset, as the request states.` };
+  return {
+    kind,
+    source: 'work rate',
+    stages: kind === 'steps' ? stages : [],
+    short_segments: 0,
+    detail: `${stages.length} stages of ${input.stage_s} s from the exercise onset, as the request states.`,
+  };
 }
 
 /** Rates that oxidation can produce: neither rate negative (so the share from fat lies within 0-100 %). */

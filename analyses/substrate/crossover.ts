@@ -12,9 +12,7 @@ export interface CrossoverPoint {
 }
 
 /** The crossover finding: where it lies, or why there is none. */
-export type Crossover =
-  | { found: true; pct_vo2peak: number; rer: number; load_w: number | null; n_crossings: number }
-  | { found: false; reason: string };
+export type Crossover = { found: true; pct_vo2peak: number; rer: number; load_w: number | null; n_crossings: number } | { found: false; reason: string };
 
 /**
  * First intensity where fat's share of energy falls below 50 %, linearly interpolated between the

@@ -59,7 +59,12 @@ export function computeSubstrateSummary(rec: Recording, options: Pick<MetricOpti
   const result = analyseSubstrate(rec, {}, options.protocol ?? null);
   if (result.status === 'ok') {
     if (result.findings.windows.some((w) => w.fat_valid && !w.withheld)) return { status: 'ok', value: summarise(result.findings) };
-    return { status: 'unavailable', error: 'INSUFFICIENT_SIGNAL', message: 'No window below RER 1.0 has possible oxidation rates to summarise.', context: { n_windows: result.findings.n_windows, protocol: result.findings.protocol_kind } };
+    return {
+      status: 'unavailable',
+      error: 'INSUFFICIENT_SIGNAL',
+      message: 'No window below RER 1.0 has possible oxidation rates to summarise.',
+      context: { n_windows: result.findings.n_windows, protocol: result.findings.protocol_kind },
+    };
   }
   // The metric codes have no SUBSTRATE_FAILED: a failed fit means the signal did not support one.
   const error = result.error === 'MISSING_CHANNEL' ? 'MISSING_CHANNEL' : 'INSUFFICIENT_SIGNAL';

@@ -155,4 +155,3 @@ export function clockBins(rec: Recording, span: Span, bin_s: number, withLoad: b
   }
   return windows;
 }
-

@@ -119,7 +119,10 @@ function lengthFailures(c: CohortEvaluation): string[] {
   if (!l) return [];
   const out: string[] = [];
   if (l.vt2.found_pct !== null && l.vt2.found_pct < MIN_VT2_FOUND_PCT) out.push(`${c.cohort} VT2: found on ${l.vt2.found_pct} % of tests that reach it, below ${MIN_VT2_FOUND_PCT} %`);
-  for (const [label, a, f] of [['VT1', c.vt1, l.vt1], ['VT2', c.vt2, l.vt2]] as const) {
+  for (const [label, a, f] of [
+    ['VT1', c.vt1, l.vt1],
+    ['VT2', c.vt2, l.vt2],
+  ] as const) {
     for (const [name, b] of Object.entries(f.baseline_time_mae_s)) {
       if (b !== null && (a.time_mae_s === null || a.time_mae_s >= b)) out.push(`${c.cohort} ${label}: time MAE ${a.time_mae_s} s does not beat the ${name.replaceAll('_', ' ')} baseline's ${b} s`);
     }

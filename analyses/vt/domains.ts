@@ -39,10 +39,7 @@ export type DomainProbabilities =
  * status `not_analysable` and the vt refusal (MISSING_CHANNEL, INSUFFICIENT_SIGNAL, or INFERENCE_FAILED
  * when the model cannot run on it).
  */
-export async function domainProbabilities(
-  rec: Recording,
-  opts: { model?: string; model_version?: string; key: KeyScope; modelsDir?: string },
-): Promise<DomainProbabilities> {
+export async function domainProbabilities(rec: Recording, opts: { model?: string; model_version?: string; key: KeyScope; modelsDir?: string }): Promise<DomainProbabilities> {
   const choice = chooseModel(registryFor(opts.modelsDir ?? DEFAULT_MODELS_DIR), { model: opts.model, model_version: opts.model_version, key: opts.key, surface: 'web' });
   if (!choice.ok) {
     const refusal = choice.outcome as Extract<AnalysisOutcome, { status: 'not_analysable' }>;

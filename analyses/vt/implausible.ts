@@ -22,7 +22,10 @@ export function implausibilities(vt1: Reported, vt2: Reported, exerciseEnd_s: nu
   if (vt1.vo2_ml_min !== null && vt2.vo2_ml_min !== null && vt2.vo2_ml_min <= vt1.vo2_ml_min) {
     out.push({ code: 'vt2_vo2_below_vt1', detail: `VO2 at VT2 (${vt2.vo2_ml_min} mL/min) is not above VO2 at VT1 (${vt1.vo2_ml_min} mL/min).` });
   }
-  for (const [name, t] of [['VT1', vt1.time_s], ['VT2', vt2.time_s]] as const) {
+  for (const [name, t] of [
+    ['VT1', vt1.time_s],
+    ['VT2', vt2.time_s],
+  ] as const) {
     if (t !== null && t > exerciseEnd_s) out.push({ code: 'after_exercise', detail: `${name} at ${t} s is after the last second of exercise (${exerciseEnd_s} s).` });
   }
   return out;

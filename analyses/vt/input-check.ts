@@ -19,9 +19,7 @@ export const MIN_EXERCISE_S = 180;
 /** Smallest rise of the smoothed VO2 over the test that counts as exercise, mL/min. */
 export const MIN_VO2_RISE_ML_MIN = 400;
 
-export type InputCheck =
-  | { ok: true; test: PreparedTest; exercise_start_index: number; notes: string[] }
-  | { ok: false; error: RefusalCode; message: string; context: Record<string, unknown> };
+export type InputCheck = { ok: true; test: PreparedTest; exercise_start_index: number; notes: string[] } | { ok: false; error: RefusalCode; message: string; context: Record<string, unknown> };
 
 /** Another model a refused recording could be read by (the web application's alternative engine). */
 export interface AlternativeModel {
@@ -80,14 +78,24 @@ export function checkInput(
   if (bouts > 1) {
     // As the landmarks metric: ventilatory thresholds are read on one incremental bout, and the
     // breakpoints of an interval test (each bout a step up from recovery) are not thresholds.
-    return insufficient(`An interval test of ${bouts} exercise bouts: thresholds are read from one incremental bout of exercise.`, { exercise_bouts: bouts, needs: 'one incremental exercise bout', protocol: protocol.kind });
+    return insufficient(`An interval test of ${bouts} exercise bouts: thresholds are read from one incremental bout of exercise.`, {
+      exercise_bouts: bouts,
+      needs: 'one incremental exercise bout',
+      protocol: protocol.kind,
+    });
   }
   if (protocol.kind === 'constant' || protocol.kind === 'interval') {
     const seen = protocol.kind === 'constant' ? 'A constant-load test' : 'An interval session';
-    return insufficient(`${seen} has no incremental part (${protocol.detail}) Thresholds are read from one incremental bout of exercise.`, { protocol: protocol.kind, protocol_source: protocol.source, exercise_bouts: protocol.bouts.length, needs: 'one incremental exercise bout' });
+    return insufficient(`${seen} has no incremental part (${protocol.detail}) Thresholds are read from one incremental bout of exercise.`, {
+      protocol: protocol.kind,
+      protocol_source: protocol.source,
+      exercise_bouts: protocol.bouts.length,
+      needs: 'one incremental exercise bout',
+    });
   }
   const notes: string[] = [];
-  if (protocol.kind === 'warmup_incremental' && protocol.incremental) notes.push(`A warm-up bout precedes the incremental part: thresholds are searched from ${Math.round(protocol.incremental.t_start_s)} s, where the incremental part starts.`);
+  if (protocol.kind === 'warmup_incremental' && protocol.incremental)
+    notes.push(`A warm-up bout precedes the incremental part: thresholds are searched from ${Math.round(protocol.incremental.t_start_s)} s, where the incremental part starts.`);
   let start = 0;
   if (phases) {
     start = Math.max(0, Math.min(test.end_index, Math.round(phases.exercise.t_start_s - test.t0_s)));

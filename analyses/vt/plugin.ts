@@ -29,9 +29,7 @@ export interface VtPluginOptions {
 }
 
 /** The model a request selects, or the refusal it earns. */
-export type ModelChoice =
-  | { ok: true; model: RegisteredModel; notes: string[] }
-  | { ok: false; outcome: AnalysisOutcome };
+export type ModelChoice = { ok: true; model: RegisteredModel; notes: string[] } | { ok: false; outcome: AnalysisOutcome };
 
 /**
  * Resolves `model` / `model_version` for a key. Throws MODEL_NOT_ALLOWED (request-level) when the
@@ -68,7 +66,12 @@ export function chooseModel(registry: ModelRegistry, request: AnalysisRequest): 
   if (!tierReaches(request.key.tier, model.card.tier)) {
     return {
       ok: false,
-      outcome: refusal('TIER_INSUFFICIENT', `Model ${name} ${model.card.version} needs a ${model.card.tier} key; this key is ${request.key.tier}.`, { model: name, model_version: model.card.version, model_tier: model.card.tier, key_tier: request.key.tier }, ref),
+      outcome: refusal(
+        'TIER_INSUFFICIENT',
+        `Model ${name} ${model.card.version} needs a ${model.card.tier} key; this key is ${request.key.tier}.`,
+        { model: name, model_version: model.card.version, model_tier: model.card.tier, key_tier: request.key.tier },
+        ref,
+      ),
     };
   }
   const notes: string[] = [];
@@ -91,7 +94,10 @@ function refusal(error: Extract<AnalysisOutcome, { status: 'not_analysable' }>['
 function webAlternatives(registry: ModelRegistry, chosen: RegisteredModel): AlternativeModel[] {
   const names = [...new Set(registry.models.filter((m) => servedOn(m, 'web')).map((m) => m.card.name))];
   return names.flatMap((n) => {
-    const m = registry.versions(n).filter((v) => servedOn(v, 'web')).at(-1);
+    const m = registry
+      .versions(n)
+      .filter((v) => servedOn(v, 'web'))
+      .at(-1);
     return m && m !== chosen ? [{ name: m.card.name, version: m.card.version, inputs: m.card.inputs }] : [];
   });
 }

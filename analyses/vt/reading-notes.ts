@@ -22,13 +22,7 @@ function unreadTail(span: ReadSpan): string {
  * Notes for a missing VT1 and/or VT2; `span` is absent for engines that place thresholds themselves (they
  * read the whole span); `vt2NotSought` is such an engine's reason when it had no VT2 criterion it could run.
  */
-export function missingThresholdNotes(
-  vt1Missing: boolean,
-  vt2Missing: boolean,
-  span: ReadSpan | undefined,
-  vt2: MissingEvidence | undefined,
-  vt2NotSought?: string,
-): string[] {
+export function missingThresholdNotes(vt1Missing: boolean, vt2Missing: boolean, span: ReadSpan | undefined, vt2: MissingEvidence | undefined, vt2NotSought?: string): string[] {
   const unread = span !== undefined && span.unread_s > 0;
   if (vt1Missing) {
     return [
@@ -39,7 +33,9 @@ export function missingThresholdNotes(
   }
   if (!vt2Missing) return [];
   if (vt2?.placed_by === 'not assessable' && vt2.at_or_after_s !== undefined) {
-    return [`VT2 not assessable: the evidence for the severe domain was still rising at the last second read, so VT2 lies at or after ${vt2.at_or_after_s} s if the test reached it (evidence.vt2.at_or_after_s).`];
+    return [
+      `VT2 not assessable: the evidence for the severe domain was still rising at the last second read, so VT2 lies at or after ${vt2.at_or_after_s} s if the test reached it (evidence.vt2.at_or_after_s).`,
+    ];
   }
   if (vt2NotSought) return [vt2NotSought];
   if (unread) return [`VT2 not assessable: ${unreadTail(span)}, and a VT2 in them cannot be excluded.`];

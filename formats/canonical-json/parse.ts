@@ -1,5 +1,16 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { buildRecording, CANONICAL_SCHEMA, CHANNEL_UNITS, parserError, type ChannelData, type ChannelName, type EmbeddedThreshold, type FileView, type Recording, type Subject } from 'cpet-analysis-service/plugin';
+import {
+  buildRecording,
+  CANONICAL_SCHEMA,
+  CHANNEL_UNITS,
+  parserError,
+  type ChannelData,
+  type ChannelName,
+  type EmbeddedThreshold,
+  type FileView,
+  type Recording,
+  type Subject,
+} from 'cpet-analysis-service/plugin';
 
 interface CanonicalDoc {
   time_s: number[];

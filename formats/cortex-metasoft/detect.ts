@@ -64,5 +64,11 @@ export function detect(file: FileView): DetectResult {
     return { score: 0, reasons: ['binary content'] };
   }
   const passed = RULES.filter((rule) => rule.test(head));
-  return { score: Math.min(1, passed.reduce((sum, rule) => sum + rule.weight, 0)), reasons: passed.map((rule) => rule.name) };
+  return {
+    score: Math.min(
+      1,
+      passed.reduce((sum, rule) => sum + rule.weight, 0),
+    ),
+    reasons: passed.map((rule) => rule.name),
+  };
 }

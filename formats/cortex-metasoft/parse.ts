@@ -5,7 +5,23 @@
  * subject in the label | value rows, the thresholds in the summary table's VT1/VT2 columns, the
  * `W` column that is energy and not load, and the SpreadsheetML container.
  */
-import { buildRecording, excelDayFractionToSeconds, gasFlowFactorToMl, locateTable, normaliseHeader, parseClock, parseNumber, parserError, readTable, sheetSource, type EmbeddedThreshold, type FileView, type ParserFlag, type Recording, type Subject } from 'cpet-analysis-service/plugin';
+import {
+  buildRecording,
+  excelDayFractionToSeconds,
+  gasFlowFactorToMl,
+  locateTable,
+  normaliseHeader,
+  parseClock,
+  parseNumber,
+  parserError,
+  readTable,
+  sheetSource,
+  type EmbeddedThreshold,
+  type FileView,
+  type ParserFlag,
+  type Recording,
+  type Subject,
+} from 'cpet-analysis-service/plugin';
 import { cortexSheet } from './grid.js';
 
 /** Metadata labels in column A (value further right, e.g. `Gewicht | 74,8kg`). */
@@ -26,7 +42,7 @@ export function parse(file: FileView): Recording {
   if (!sheet) throw parserError('the file is neither a workbook nor an Excel 2003 XML spreadsheet');
   const rows = sheet.rows;
   const layout = locateTable(rows, { from_time_column: true });
-  if (!layout) throw parserError('no data table: no row with t, V\'O2, V\'CO2 or V\'E in the first 80 rows', { sheet: sheet.name });
+  if (!layout) throw parserError("no data table: no row with t, V'O2, V'CO2 or V'E in the first 80 rows", { sheet: sheet.name });
   const table = readTable(sheetSource(sheet), layout);
   const flags: ParserFlag[] = [...table.flags];
   const absent = { ...table.absent };

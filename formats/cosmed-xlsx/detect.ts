@@ -25,7 +25,13 @@ function tableNames(head: Head): string[] {
 
 function tableUnits(head: Head): string[] {
   const t = timeColumn(head.rows[0]);
-  return t >= 0 ? (head.rows[1] ?? []).slice(t, t + 130).map((c) => String(c ?? '').trim().toLowerCase()) : [];
+  return t >= 0
+    ? (head.rows[1] ?? []).slice(t, t + 130).map((c) =>
+        String(c ?? '')
+          .trim()
+          .toLowerCase(),
+      )
+    : [];
 }
 
 /** Ordered rules, each with its weight; the vendor's literal text is quoted in the comments. */
@@ -51,7 +57,12 @@ const RULES: readonly { name: string; weight: number; test: (head: Head) => bool
   {
     name: 'Omnia sheet names',
     weight: 0.15,
-    test: (h) => [['daten', 'ergebnisse'], ['data', 'results'], ['dati', 'risultati']].some(([a, b]) => h.sheetNames.includes(a) && h.sheetNames.includes(b)),
+    test: (h) =>
+      [
+        ['daten', 'ergebnisse'],
+        ['data', 'results'],
+        ['dati', 'risultati'],
+      ].some(([a, b]) => h.sheetNames.includes(a) && h.sheetNames.includes(b)),
   },
   // The extension is one small clue.
   { name: 'extension .xlsx, .xls or .csv', weight: 0.05, test: (h) => ['xlsx', 'xls', 'csv'].includes(h.extension) },
@@ -75,5 +86,11 @@ export function detect(file: FileView): DetectResult {
     head.rows = text.rows;
   }
   const passed = RULES.filter((rule) => rule.test(head));
-  return { score: Math.min(1, passed.reduce((sum, rule) => sum + rule.weight, 0)), reasons: passed.map((rule) => rule.name) };
+  return {
+    score: Math.min(
+      1,
+      passed.reduce((sum, rule) => sum + rule.weight, 0),
+    ),
+    reasons: passed.map((rule) => rule.name),
+  };
 }

@@ -22,7 +22,11 @@ export const meta = {
     { name: 'omnia-de-xls', description: 'Omnia re-saved as BIFF8 .xls', evidence: 'generated_from_real_file' },
     { name: 'omnia-de-data-table-only-xlsx', description: 'the data table alone (no metadata block), xlsx', evidence: 'generated_from_real_file' },
     { name: 'omnia-de-data-table-only-csv', description: 'the data table alone as CSV, t in seconds', evidence: 'generated_from_real_file' },
-    { name: 'pft-en-data-table-only-csv', description: 'the data table alone as COSMED writes it to CSV from OMNIA/K5/Quark: t, Rf, VT, VE, IV, VO2, VCO2, RQ, O2exp over s, 1/min, L(btps), L/min, mL', evidence: 'generated_from_real_file' },
+    {
+      name: 'pft-en-data-table-only-csv',
+      description: 'the data table alone as COSMED writes it to CSV from OMNIA/K5/Quark: t, Rf, VT, VE, IV, VO2, VCO2, RQ, O2exp over s, 1/min, L(btps), L/min, mL',
+      evidence: 'generated_from_real_file',
+    },
     { name: 'pft-en-data-table-only-xlsx', description: 'the data table alone, xlsx, t as hh:mm:ss text', evidence: 'generated_from_real_file' },
     { name: 'pft-de-data-table-only-semicolon-csv', description: 'the data table alone in German (Af, HF, PeO2), semicolons and decimal commas', evidence: 'generated_from_real_file' },
   ],

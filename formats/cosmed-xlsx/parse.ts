@@ -5,7 +5,24 @@
  * metadata block, the barometric pressure, the thresholds on Omnia's results sheet, and the zeros it
  * writes for an oximeter or ergometer that is not connected.
  */
-import { buildRecording, excelDayFractionToSeconds, gasFlowFactorToMl, normaliseHeader, parseClock, parseNumber, parserError, readTable, type ChannelData, type ChannelName, type EmbeddedThreshold, type FileView, type ParserFlag, type Recording, type Sheet, type Subject } from 'cpet-analysis-service/plugin';
+import {
+  buildRecording,
+  excelDayFractionToSeconds,
+  gasFlowFactorToMl,
+  normaliseHeader,
+  parseClock,
+  parseNumber,
+  parserError,
+  readTable,
+  type ChannelData,
+  type ChannelName,
+  type EmbeddedThreshold,
+  type FileView,
+  type ParserFlag,
+  type Recording,
+  type Sheet,
+  type Subject,
+} from 'cpet-analysis-service/plugin';
 import { findCosmedTable, METADATA_COLUMNS, metadataLabel } from './sheet-layout.js';
 
 /** Metadata labels (column A, D or G, value to the right) for the subject fields kept: German, English, Italian. */

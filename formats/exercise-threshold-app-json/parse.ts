@@ -1,4 +1,18 @@
-import { buildRecording, extent, inferGasFlowFactor, inferPressureFactor, parseNumber, parserError, scale, type ChannelData, type ChannelName, type EmbeddedThreshold, type FileView, type ParserFlag, type Recording } from 'cpet-analysis-service/plugin';
+import {
+  buildRecording,
+  extent,
+  inferGasFlowFactor,
+  inferPressureFactor,
+  parseNumber,
+  parserError,
+  scale,
+  type ChannelData,
+  type ChannelName,
+  type EmbeddedThreshold,
+  type FileView,
+  type ParserFlag,
+  type Recording,
+} from 'cpet-analysis-service/plugin';
 
 /**
  * Per-breath keys, first match wins. Seen in the real file: t, VE, VO2, VCO2, R, PetO2, PetCO2;
@@ -51,7 +65,13 @@ export function parse(file: FileView): Recording {
   const { channels, absent } = toCanonical(read, flags);
   // 3. The app counts t from the start of the test, so negative times are the rest before it.
   const [first, last] = extent(time_s);
-  const phase_starts = first < 0 && last > 0 ? [{ phase: 'rest' as const, t_s: first }, { phase: 'exercise' as const, t_s: 0 }] : undefined;
+  const phase_starts =
+    first < 0 && last > 0
+      ? [
+          { phase: 'rest' as const, t_s: first },
+          { phase: 'exercise' as const, t_s: 0 },
+        ]
+      : undefined;
   return buildRecording({
     format: FORMAT_ID,
     time_s,
@@ -93,7 +113,12 @@ function toCanonical(
     channels[name] = { values: scale(values, guess.factor), unit_in: guess.inferred };
     flags.push({ code: 'unit_inferred', detail: `${name} has no unit in the JSON; read as ${guess.inferred} from its magnitude` });
   }
-  for (const [name, unit] of [['VE', 'L/min'], ['RER', ''], ['RF', '1/min'], ['HR', '1/min']] as const) {
+  for (const [name, unit] of [
+    ['VE', 'L/min'],
+    ['RER', ''],
+    ['RF', '1/min'],
+    ['HR', '1/min'],
+  ] as const) {
     const values = read(COLUMNS[name]);
     if (values) channels[name] = { values, unit_in: unit };
   }
@@ -103,7 +128,10 @@ function toCanonical(
 /** `LT` and `RCP` (VO2 at each; below 10 can only be L/min) become VT1 and VT2; `VO2max` is not read. */
 function thresholds(obj: Record<string, unknown>): EmbeddedThreshold[] {
   const out: EmbeddedThreshold[] = [];
-  for (const [key, name] of [['LT', 'VT1'], ['RCP', 'VT2']] as const) {
+  for (const [key, name] of [
+    ['LT', 'VT1'],
+    ['RCP', 'VT2'],
+  ] as const) {
     const v = parseNumber(obj[key]);
     if (v !== null && v > 0) out.push({ name, label: key, vo2_ml_min: v < 10 ? v * 1000 : v, time_s: null });
   }

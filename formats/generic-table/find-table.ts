@@ -2,7 +2,19 @@
  * Where a generic table is: the first sheet of a workbook (or the delimited text) with a header row
  * the column dictionary recognises, in any language it holds: a time column and VO2 with VCO2, or VE.
  */
-import { HEADER_SEARCH_ROWS, locateTable, recogniseRow, sheetSource, textHead, textSource, textTable, type FileView, type ReadQuantity, type TableHeader, type TableSource } from 'cpet-analysis-service/plugin';
+import {
+  HEADER_SEARCH_ROWS,
+  locateTable,
+  recogniseRow,
+  sheetSource,
+  textHead,
+  textSource,
+  textTable,
+  type FileView,
+  type ReadQuantity,
+  type TableHeader,
+  type TableSource,
+} from 'cpet-analysis-service/plugin';
 
 /** A time column and VO2 with VCO2, or VE: the least a CPET table must name to be read. */
 function enoughToRead(q: ReadonlySet<ReadQuantity>): boolean {

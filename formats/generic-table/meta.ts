@@ -5,7 +5,7 @@ export const meta = {
   id: 'generic-table',
   label: 'Any CSV, TSV or spreadsheet table whose columns the column dictionary recognises (last resort)',
   vendor: 'none',
-  software: 'any (a lab\'s own table, a re-saved or renamed export)',
+  software: "any (a lab's own table, a re-saved or renamed export)",
   extensions: ['csv', 'tsv', 'txt', 'xlsx', 'xls'],
   media_types: ['text/csv', 'text/tab-separated-values', 'text/plain', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/vnd.ms-excel'],
   detection:
@@ -17,7 +17,7 @@ export const meta = {
   last_resort: true,
   variants: [
     { name: 'lower-snake-case-csv', description: 'lower-case and snake_case names (time, vo2, vo2_abs, vt.btps, ve.btps, peto2), times as m:ss', evidence: 'generated_from_real_file' },
-    { name: 'readr-renamed-duplicates-csv', description: 'readr\'s renamed duplicates (VO2...4, VO2...5), times as hh:mm:ss', evidence: 'generated_from_real_file' },
+    { name: 'readr-renamed-duplicates-csv', description: "readr's renamed duplicates (VO2...4, VO2...5), times as hh:mm:ss", evidence: 'generated_from_real_file' },
     { name: 'decimal-minutes-csv', description: 'times as decimal minutes with no unit, speed_mph with the unit in its name', evidence: 'generated_from_real_file' },
     { name: 'negative-rest-times-csv', description: 'times from the start of exercise, negative in rest', evidence: 'generated_from_real_file' },
     { name: 'semicolon-decimal-comma-csv', description: 'a European re-save: semicolons, decimal commas', evidence: 'generated_from_real_file' },

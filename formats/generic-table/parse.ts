@@ -23,10 +23,7 @@ export function parse(file: FileView): Recording {
   const found = findTable(file, false);
   if (!found) throw parserError('no table with a time column and VO2 with VCO2, or VE, in the first 80 rows');
   const table = readTable(found.source, found.layout);
-  const flags: ParserFlag[] = [
-    { code: 'column_mapping', detail: `read as a generic table (header on ${found.where}); check each column: ${table.columns.map(describe).join('; ')}` },
-    ...table.flags,
-  ];
+  const flags: ParserFlag[] = [{ code: 'column_mapping', detail: `read as a generic table (header on ${found.where}); check each column: ${table.columns.map(describe).join('; ')}` }, ...table.flags];
 
   const mass = table.vo2_per_kg && table.channels.VO2 ? bodyMassFromPerKg(table.channels.VO2.values, table.vo2_per_kg, 'median') : null;
   const body_mass_kg = mass?.body_mass_kg ?? null;

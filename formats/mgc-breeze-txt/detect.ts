@@ -28,8 +28,14 @@ const RULES: readonly { name: string; weight: number; test: (head: Head) => bool
 export function detect(file: FileView): DetectResult {
   const text = textHead(file, 3);
   const header = text?.rows[0] ?? [];
-  if (!text || text.delimiter !== '\t' || header.length < 4) return { score: 0, reasons: ['first line is not a tab-separated header'] };
+  if (text?.delimiter !== '\t' || header.length < 4) return { score: 0, reasons: ['first line is not a tab-separated header'] };
   const head: Head = { names: header.map(nameKey), firstData: text.rows[isUnitsRow(text.rows[1]) ? 2 : 1] ?? [], extension: file.extension };
   const passed = RULES.filter((rule) => rule.test(head));
-  return { score: Math.min(1, passed.reduce((sum, rule) => sum + rule.weight, 0)), reasons: passed.map((rule) => rule.name) };
+  return {
+    score: Math.min(
+      1,
+      passed.reduce((sum, rule) => sum + rule.weight, 0),
+    ),
+    reasons: passed.map((rule) => rule.name),
+  };
 }

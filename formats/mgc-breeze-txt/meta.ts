@@ -12,7 +12,7 @@ export const meta = {
     'A tab-separated first line with `Time`, `Ex Time` and `Time (Clock)`, two columns both named `VO2`, and `Vt BTPS`/`VE BTPS`, `PETO2`/`PETCO2`; data rows (after a units row when there is one) start with an m:ss time. The .txt extension is a small extra clue.',
   example_files: 1,
   notes:
-    'Built on one real file (gasExchangeR\'s Aaron_VO2max.txt). The vendor is inferred from the layout (MGC Breeze\'s column set); the file names no vendor or software. ' +
+    "Built on one real file (gasExchangeR's Aaron_VO2max.txt). The vendor is inferred from the layout (MGC Breeze's column set); the file names no vendor or software. " +
     'With a units row under the header (`(min) (min) (Clock) (MPH) (%) (mL/kg/min) (mL/min) ...`), units come from it; without one (the real file), from the layout and magnitude, each with a parser flag: VO2 (mL/kg/min then mL/min), Vt BTPS mL, speed mph (a US cart; the ACSM running equation only fits mph). Body mass is derived from the two VO2 columns.',
   variants: [
     { name: 'gasexchanger-aaron', description: 'one header row, no units row, two VO2 columns, treadmill', evidence: 'real_file' },

@@ -1,4 +1,17 @@
-import { bodyMassFromPerKg, buildRecording, locateTable, nameKey, parserError, readTable, textSource, textTable, type FileView, type ParserFlag, type PhaseName, type Recording } from 'cpet-analysis-service/plugin';
+import {
+  bodyMassFromPerKg,
+  buildRecording,
+  locateTable,
+  nameKey,
+  parserError,
+  readTable,
+  textSource,
+  textTable,
+  type FileView,
+  type ParserFlag,
+  type PhaseName,
+  type Recording,
+} from 'cpet-analysis-service/plugin';
 
 const FORMAT_ID = 'mgc-breeze-txt';
 

@@ -51,5 +51,11 @@ export function detect(file: FileView): DetectResult {
   const text = file.container === 'text';
   const head: Head = { rows, first, open: first.indexOf('=========='), text, firstLine: text ? (file.head(1)[0] ?? '') : '', extension: file.extension };
   const passed = RULES.filter((rule) => rule.test(head));
-  return { score: Math.min(1, passed.reduce((sum, rule) => sum + rule.weight, 0)), reasons: passed.map((rule) => rule.name) };
+  return {
+    score: Math.min(
+      1,
+      passed.reduce((sum, rule) => sum + rule.weight, 0),
+    ),
+    reasons: passed.map((rule) => rule.name),
+  };
 }

@@ -5,7 +5,23 @@
  * "Summary") and Breath# for the sampling. The data rows under the header are read by the shared
  * table layer.
  */
-import { buildRecording, decimalMinutesToSeconds, median, nameKey, parseNumber, parserError, readTable, scale, type FileView, type ParserFlag, type PhaseName, type Recording, type SamplingMethod, type Subject, type TableRead } from 'cpet-analysis-service/plugin';
+import {
+  buildRecording,
+  decimalMinutesToSeconds,
+  median,
+  nameKey,
+  parseNumber,
+  parserError,
+  readTable,
+  scale,
+  type FileView,
+  type ParserFlag,
+  type PhaseName,
+  type Recording,
+  type SamplingMethod,
+  type Subject,
+  type TableRead,
+} from 'cpet-analysis-service/plugin';
 import { cellText, parvoSource } from './grid.js';
 
 /** Event labels that start a phase; every other event label (RPE, cadence, stage names) is dropped. */

@@ -32,5 +32,11 @@ export function detect(file: FileView): DetectResult {
   if (!text || text.delimiter === '\t' || header.length < 4) return { score: 0, reasons: ['first line is not a comma- or semicolon-separated header'] };
   const head: Head = { names: header.map((h) => h.trim().toLowerCase()), second: text.rows[1] ?? [], extension: file.extension };
   const passed = RULES.filter((rule) => rule.test(head));
-  return { score: Math.min(1, passed.reduce((sum, rule) => sum + rule.weight, 0)), reasons: passed.map((rule) => rule.name) };
+  return {
+    score: Math.min(
+      1,
+      passed.reduce((sum, rule) => sum + rule.weight, 0),
+    ),
+    reasons: passed.map((rule) => rule.name),
+  };
 }

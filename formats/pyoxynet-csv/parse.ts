@@ -1,4 +1,17 @@
-import { buildRecording, nameKey, parseNumber, parserError, readTable, textSource, textTable, vendorNames, type FileView, type ParserFlag, type Recording, type Subject } from 'cpet-analysis-service/plugin';
+import {
+  buildRecording,
+  nameKey,
+  parseNumber,
+  parserError,
+  readTable,
+  textSource,
+  textTable,
+  vendorNames,
+  type FileView,
+  type ParserFlag,
+  type Recording,
+  type Subject,
+} from 'cpet-analysis-service/plugin';
 
 const FORMAT_ID = 'pyoxynet-csv';
 

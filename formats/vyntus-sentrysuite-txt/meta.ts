@@ -9,12 +9,12 @@ export const meta = {
   extensions: ['txt'],
   media_types: ['text/plain', 'text/tab-separated-values'],
   detection:
-    'An `ID-nummer:` (or ID-number/ID-Nummer/N° ID) line in the first five lines, a tab-separated header whose first cell is the time (Tid/Time/Zeit/Temps) and which holds V\'O2, and a units row under it; the .txt extension is a small extra clue.',
+    "An `ID-nummer:` (or ID-number/ID-Nummer/N° ID) line in the first five lines, a tab-separated header whose first cell is the time (Tid/Time/Zeit/Temps) and which holds V'O2, and a units row under it; the .txt extension is a small extra clue.",
   example_files: 1,
   notes:
     "Built on one real file (spiro's vyntus.txt: 7 one-minute averages). Its headers (ID-nummer, Tid, HF, BF, Last, g/dag) are Scandinavian, most likely Norwegian, although spiro labels the file German. " +
     'German, English and French labels are read from the real file with its labels translated by the tests (the words come from vendor conventions, not from a vendor file in those languages). ' +
-    'Body mass is not in the export; when V\'O2 and V\'O2/kg are both present it is derived from their ratio and flagged.',
+    "Body mass is not in the export; when V'O2 and V'O2/kg are both present it is derived from their ratio and flagged.",
   variants: [
     { name: 'spiro-vyntus', description: 'Norwegian labels (ID-nummer, Tid, HF, BF), units row, 60-s averages', evidence: 'real_file' },
     { name: 'de-txt', description: 'the real file with German labels (ID-Nummer, Zeit, HF, AF)', evidence: 'generated_from_real_file' },

@@ -1,4 +1,17 @@
-import { bodyMassFromPerKg, buildRecording, locateTable, median, parserError, readTable, textSource, textTable, type FileView, type ParserFlag, type Recording, type SamplingMethod } from 'cpet-analysis-service/plugin';
+import {
+  bodyMassFromPerKg,
+  buildRecording,
+  locateTable,
+  median,
+  parserError,
+  readTable,
+  textSource,
+  textTable,
+  type FileView,
+  type ParserFlag,
+  type Recording,
+  type SamplingMethod,
+} from 'cpet-analysis-service/plugin';
 
 const FORMAT_ID = 'vyntus-sentrysuite-txt';
 /** SentrySuite puts an identifier line and a blank line above the header; 40 lines is ample. */

@@ -13,7 +13,7 @@ export const meta = {
   example_files: 1,
   notes:
     "Built on one real file (spiro's zan_gxt, a German treadmill test). VE, RF and VT are derived from the inspired volume and the breath times, as spiro does; the export has no PetO2/PetCO2. " +
-    'On a treadmill test the cart\'s `Last` (W) column is not used as Load (see README).',
+    "On a treadmill test the cart's `Last` (W) column is not used as Load (see README).",
   variants: [
     { name: 'spiro-zan-gxt', description: 'German treadmill test, ISO-8859-1, CRLF', evidence: 'real_file' },
     { name: 'cycle-corrupt-tail', description: 'a cycle test with a corrupt tail', evidence: 'synthetic' },

@@ -1,4 +1,18 @@
-import { buildRecording, findColumn, inferGasFlowFactor, parseNumber, parserError, scale, type ChannelData, type ChannelName, type FileView, type ParserFlag, type PhaseName, type Recording, type Subject } from 'cpet-analysis-service/plugin';
+import {
+  buildRecording,
+  findColumn,
+  inferGasFlowFactor,
+  parseNumber,
+  parserError,
+  scale,
+  type ChannelData,
+  type ChannelName,
+  type FileView,
+  type ParserFlag,
+  type PhaseName,
+  type Recording,
+  type Subject,
+} from 'cpet-analysis-service/plugin';
 
 /**
  * Parameter names (the third field of `P=<id>,<divisor>,<name>`), first match wins. All from the
@@ -219,7 +233,7 @@ function toCanonical(
     // On the treadmill Last is not measured: it moves in step with Geschw. (87 W at 7.2 km/h,
     // 277 W at 18.7 km/h in the real file), so it is the cart's estimate, never a mechanical power.
     delete channels.Load;
-    absent.Load = 'treadmill test: the cart\'s Last (W) is an estimate from speed, not a measured power';
+    absent.Load = "treadmill test: the cart's Last (W) is an estimate from speed, not a measured power";
     flags.push({ code: 'load_not_measured', detail: 'Last (W) is non-zero on a treadmill test (Geschw. recorded); it was not used as Load' });
   }
   return { channels, absent };

@@ -31,12 +31,24 @@ const dense = (path: string, units: number, activation: 'relu' | 'sigmoid'): Lay
 
 /** The CNN of pyoxynet's regressor, in forward order (the order the builder applies the layers). */
 export const OXYNET_LAYERS: readonly LayerSpec[] = [
-  conv('conv1'), pool('p1'), bn('bn1', 2), drop('drop1'),
-  conv('conv2'), pool('p2'), bn('bn2', 2), drop('drop2'),
+  conv('conv1'),
+  pool('p1'),
+  bn('bn1', 2),
+  drop('drop1'),
+  conv('conv2'),
+  pool('p2'),
+  bn('bn2', 2),
+  drop('drop2'),
   { path: 'f2', class_name: 'Flatten', config: { data_format: 'channels_last' } },
-  dense('d1', 64, 'relu'), drop('drop3'), bn('bn3', 1),
-  dense('d2', 32, 'relu'), drop('drop4'), bn('bn4', 1),
-  dense('d3', 16, 'relu'), drop('drop5'), bn('bn5', 1),
+  dense('d1', 64, 'relu'),
+  drop('drop3'),
+  bn('bn3', 1),
+  dense('d2', 32, 'relu'),
+  drop('drop4'),
+  bn('bn4', 1),
+  dense('d3', 16, 'relu'),
+  drop('drop5'),
+  bn('bn5', 1),
   dense('d4', 3, 'sigmoid'),
 ];
 
@@ -129,7 +141,10 @@ export interface TensorRecord {
  * the layer's attribute path), checked for dtype, shape and crc32c, and laid out for cnnToOnnx.
  */
 export function readParameters(bundle: TensorBundle, layers: readonly CheckedLayer[]): { params: CnnParameters; tensors: TensorRecord[] } {
-  const variables = layerVariables(bundle.scalarString(OBJECT_GRAPH_KEY), layers.map((l) => l.path));
+  const variables = layerVariables(
+    bundle.scalarString(OBJECT_GRAPH_KEY),
+    layers.map((l) => l.path),
+  );
   const byPath = new Map<string, LayerVariable>(variables.map((v) => [v.path, v]));
   const tensor = (layer: CheckedLayer, attribute: string, shape: number[]): Float32Array => {
     const v = byPath.get(`${layer.path}.${attribute}`);
@@ -140,7 +155,10 @@ export function readParameters(bundle: TensorBundle, layers: readonly CheckedLay
     return bundle.floats(v.checkpoint_key);
   };
   for (const layer of layers) {
-    const owned = variables.filter((v) => v.layer === layer.path).map((v) => v.attribute).sort();
+    const owned = variables
+      .filter((v) => v.layer === layer.path)
+      .map((v) => v.attribute)
+      .sort();
     const expected = Object.keys(expectedVariables(layer)).sort();
     if (owned.join() !== expected.join()) throw new Error(`layer ${layer.path} owns [${owned.join(', ')}], the builder expects [${expected.join(', ')}]`);
   }
@@ -165,12 +183,27 @@ export function readParameters(bundle: TensorBundle, layers: readonly CheckedLay
       const poolLayer = layers[i + 1];
       const bnLayer = nextWeighted();
       if (poolLayer?.class_name !== 'MaxPooling1D' || bnLayer?.class_name !== 'BatchNormalization') throw new Error(`conv ${layer.path} is not followed by a pool and a batch normalisation`);
-      convs.push({ weight: kerasConvToOnnx(v.kernel, k, cin, cout), bias: v.bias, in_channels: cin, out_channels: cout, kernel: k, pool: kerasInts(poolLayer.config.pool_size)![0], bn: batchNorm(bnLayer) });
+      convs.push({
+        weight: kerasConvToOnnx(v.kernel, k, cin, cout),
+        bias: v.bias,
+        in_channels: cin,
+        out_channels: cout,
+        kernel: k,
+        pool: kerasInts(poolLayer.config.pool_size)![0],
+        bn: batchNorm(bnLayer),
+      });
     } else if (layer.class_name === 'Dense') {
       const [inputs, outputs] = expectedVariables(layer).kernel;
       const v = read(layer);
       const after = nextWeighted();
-      dense.push({ weight: v.kernel, bias: v.bias, inputs, outputs, activation: layer.config.activation as 'relu' | 'sigmoid', bn: after?.class_name === 'BatchNormalization' ? batchNorm(after) : null });
+      dense.push({
+        weight: v.kernel,
+        bias: v.bias,
+        inputs,
+        outputs,
+        activation: layer.config.activation as 'relu' | 'sigmoid',
+        bn: after?.class_name === 'BatchNormalization' ? batchNorm(after) : null,
+      });
     }
   }
 

@@ -98,7 +98,8 @@ export function oxynetCards(conversion: ConversionRecord): StaticCard[] {
         "a row describes its window's first second: the convention of pyoxynet's inference code, and on data_test.csv (possibly one of the model's training tests) the crossings then sit within 10 s of the labels; on the synthetic held-out cohort the VT1 crossings then sit on the generator's expert reading on average",
       series_not_breath_by_breath: `a centred mean over the seconds ${BREATH_FILTER_SIZE} breaths took (from RF; 30 breaths/min assumed without it), so an averaged or interpolated export is as smooth as the breath-by-breath input the model was trained on`,
       output_columns_source: "the model's own order, as pyoxynet's column rule finds it on both labelled tests; fixed here so a test that ends soon after VT2 cannot flip it",
-      curves: 'per second, linear between rows, as two nested steps read from the output of the domain each enters: beyond moderate b = h (the heavy output), beyond moderate severe q = s (the severe output); moderate = 1 - b, heavy = b (1 - q), severe = b q',
+      curves:
+        'per second, linear between rows, as two nested steps read from the output of the domain each enters: beyond moderate b = h (the heavy output), beyond moderate severe q = s (the severe output); moderate = 1 - b, heavy = b (1 - q), severe = b q',
       output_reading_choice:
         "chosen on the synthetic training cohorts only (npx tsx scripts/oxynet/reading-choice.ts), against pyoxynet's pairwise reading (b = h / (m + h), q = s / (h + s)): realistic training cohort VT1 bias 31.5 s / MAE 43.6 s against 52.1 / 55.8, VT2 MAE 36.4 s against 32.6 with no VT2 missed against 13; v2 training cohort VT1 MAE 64.7 s against 84.0, VT2 bias 22.0 s / MAE 58.2 s against 57.1 / 64.8",
       cleaning_for_vo2: '15-s running median, then 21-s centred mean (analyses/vt/preprocess.ts)',
@@ -106,7 +107,7 @@ export function oxynetCards(conversion: ConversionRecord): StaticCard[] {
     weights: { file: `../../${MODEL_NAME}/${conversion.model.version}/model.onnx`, sha256: conversion.onnx.sha256 },
     source: source(conversion),
     limitations: [
-      'The model scales every channel over the test, so it reads a threshold against the test\'s own range: a test that never leaves the moderate domain still shows it a crossing (the plausibility note then flags VT1 near VO2peak), and the longer a test runs past VT2 the later it reads both thresholds.',
+      "The model scales every channel over the test, so it reads a threshold against the test's own range: a test that never leaves the moderate domain still shows it a crossing (the plausibility note then flags VT1 near VO2peak), and the longer a test runs past VT2 the later it reads both thresholds.",
       'Its curves describe each window by its first second, so the last 40 s of a test are never described: a VT2 in them is placed by the respiratory compensation landmarks or not at all.',
       'Slow drifts of the end-tidal gases and of VE (the artefact cohort of the evaluation) blur where its heavy output rises: there its VT1 misses the promotion gate.',
     ],

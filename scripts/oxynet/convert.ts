@@ -75,12 +75,16 @@ export function convertOxynet(inputDir: string, version: ConversionVersion): { o
   const { params, tensors } = readParameters(bundle, layers);
   const irVersion = 8;
   const opset = 17;
-  const onnx = cnnToOnnx(params, {
-    producer: 'cpet-analysis-service scripts/oxynet',
-    doc: `Oxynet CNN (${UPSTREAM.attribution}); weights from ${UPSTREAM.repository} at ${UPSTREAM.commit} (${UPSTREAM.licence}), converted by ${CONVERTER_COMMAND}.`,
-    irVersion,
-    opset,
-  }, layout);
+  const onnx = cnnToOnnx(
+    params,
+    {
+      producer: 'cpet-analysis-service scripts/oxynet',
+      doc: `Oxynet CNN (${UPSTREAM.attribution}); weights from ${UPSTREAM.repository} at ${UPSTREAM.commit} (${UPSTREAM.licence}), converted by ${CONVERTER_COMMAND}.`,
+      irVersion,
+      opset,
+    },
+    layout,
+  );
   return {
     onnx,
     conversion: {
@@ -97,8 +101,12 @@ export function convertOxynet(inputDir: string, version: ConversionVersion): { o
         opset,
         layout,
         input: { name: INPUT_NAME, shape: ['N', params.window, params.channels], channels: INPUT_CHANNELS, scaling: 'min-max per channel over the whole resampled test' },
-        output: { name: OUTPUT_NAME, shape: ['N', params.dense.at(-1)!.outputs], columns: "sigmoid outputs in the model's own column order (not moderate, heavy, severe); assign them by the app's rule" },
-        inference: 'dropout off; batch normalisation with the moving statistics and each layer\'s epsilon',
+        output: {
+          name: OUTPUT_NAME,
+          shape: ['N', params.dense.at(-1)!.outputs],
+          columns: "sigmoid outputs in the model's own column order (not moderate, heavy, severe); assign them by the app's rule",
+        },
+        inference: "dropout off; batch normalisation with the moving statistics and each layer's epsilon",
       },
       command: CONVERTER_COMMAND,
     },

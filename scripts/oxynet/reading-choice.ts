@@ -43,7 +43,8 @@ const cohorts: { name: string; options: GeneratorOptions[] }[] = [
   { name: 'realistic training (114)', options: trainingRealisticCohort() },
   { name: 'v2 training, expert reading (120)', options: trainingCohort(120, 'v2').map((o) => ({ ...o, realism: { reading_delay_s: { vt1: readingDelayS(o.seed), vt2: 0 } } })) },
 ];
-const stat = (e: number[]) => (e.length ? `bias ${(e.reduce((a, b) => a + b, 0) / e.length).toFixed(1)} s, MAE ${(e.reduce((a, b) => a + Math.abs(b), 0) / e.length).toFixed(1)} s, n ${e.length}` : 'n 0');
+const stat = (e: number[]) =>
+  e.length ? `bias ${(e.reduce((a, b) => a + b, 0) / e.length).toFixed(1)} s, MAE ${(e.reduce((a, b) => a + Math.abs(b), 0) / e.length).toFixed(1)} s, n ${e.length}` : 'n 0';
 for (const c of cohorts) {
   const tests = c.options.map((o) => generateTest(o));
   for (const reading of ['entered_domain', 'pairwise'] as const) {

@@ -6,7 +6,7 @@
  * (breath-statistics.ts). Only residuals around the trend are compared, never the thresholds.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readUpload } from '../../src/formats/read-upload.js';
 import { loadPlugins } from '../../src/plugins.js';
@@ -60,5 +60,7 @@ console.log('\nby VO2 band (real | synthetic mean): VO2 SD, VE SD, PetO2 SD, Pet
 for (const band of real.bands) {
   const same = twins.map((s) => s.bands.find((b) => b.vo2_ml_min[0] === band.vo2_ml_min[0])).filter((b) => b !== undefined);
   const m = (k: 'VO2' | 'VE' | 'PetO2' | 'PetCO2'): string => (same.length ? (same.reduce((a, b) => a + b.sd[k], 0) / same.length).toFixed(2) : 'n/a');
-  console.log(`${band.vo2_ml_min.join('-').padEnd(11)} n ${String(band.n).padStart(3)}  ${band.sd.VO2} ${band.sd.VE} ${band.sd.PetO2} ${band.sd.PetCO2} | ${m('VO2')} ${m('VE')} ${m('PetO2')} ${m('PetCO2')}`);
+  console.log(
+    `${band.vo2_ml_min.join('-').padEnd(11)} n ${String(band.n).padStart(3)}  ${band.sd.VO2} ${band.sd.VE} ${band.sd.PetO2} ${band.sd.PetCO2} | ${m('VO2')} ${m('VE')} ${m('PetO2')} ${m('PetCO2')}`,
+  );
 }

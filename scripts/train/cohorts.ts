@@ -50,8 +50,7 @@ export function trainingCohort(n: number, variant: TrainingVariant = 'v1'): Gene
     const protocol = PROTOCOLS[i % PROTOCOLS.length];
     const vt1 = u(range.vt1[0], range.vt1[1]);
     const roll = r();
-    const sampling: SamplingOption =
-      roll < 0.45 ? { kind: 'breath' } : roll < 0.55 ? { kind: 'interval', interval_s: 2 } : { kind: 'averaged', window_s: [5, 10, 15][Math.floor(r() * 3)] };
+    const sampling: SamplingOption = roll < 0.45 ? { kind: 'breath' } : roll < 0.55 ? { kind: 'interval', interval_s: 2 } : { kind: 'averaged', window_s: [5, 10, 15][Math.floor(r() * 3)] };
     out.push({
       seed: TRAIN_SEED_BASE + i,
       protocol,
@@ -91,8 +90,7 @@ export function heldOutCohort(perCell: number): GeneratorOptions[] {
     for (const level of HELD_OUT_FITNESS_ML_MIN) {
       for (let k = 0; k < perCell; k++) {
         const roll = r();
-        const sampling: SamplingOption =
-          roll < 0.5 ? { kind: 'breath' } : { kind: 'averaged', window_s: [5, 10, 15][Math.floor(r() * 3)] };
+        const sampling: SamplingOption = roll < 0.5 ? { kind: 'breath' } : { kind: 'averaged', window_s: [5, 10, 15][Math.floor(r() * 3)] };
         out.push({
           seed: HELD_OUT_SEED_BASE + i,
           realism: expertReading(HELD_OUT_SEED_BASE + i++),

@@ -43,7 +43,10 @@ function binned(rec: Recording, bin_s: number, empty: boolean): Recording {
     channels[ch] = {
       ...data,
       values: keys.map((k) => {
-        const v = bins.get(k)!.map((i) => data.values[i]).filter((x): x is number => x !== null);
+        const v = bins
+          .get(k)!
+          .map((i) => data.values[i])
+          .filter((x): x is number => x !== null);
         return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
       }),
     };
@@ -76,7 +79,9 @@ for (const r of await realTests()) {
 }
 
 const N = Number(process.argv[3] ?? 24);
-const base = heldOutCohort(Math.ceil(N / 12)).slice(0, N).map((o, i) => ({ ...o, seed: 9_990_000 + i }));
+const base = heldOutCohort(Math.ceil(N / 12))
+  .slice(0, N)
+  .map((o, i) => ({ ...o, seed: 9_990_000 + i }));
 const kinds: { label: string; sampling: SamplingOption }[] = [5, 10, 15, 20, 30].map((w) => ({ label: `${w}-s`, sampling: { kind: 'averaged', window_s: w } }));
 const baseline = await Promise.all(base.map(async (o) => times(generateTest({ ...o, sampling: { kind: 'breath' } }).recording)));
 for (const k of kinds) {

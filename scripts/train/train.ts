@@ -38,7 +38,20 @@ interface Recipe {
 const RECIPES: Record<string, Recipe> = {
   'v0.1.0': { feature_set: 'v1', cohort: 'v1', tests: 720, validation_tests: 60, stride_s: 3, hidden: [48, 32], epochs: 14, batch: 128, learningRate: 2e-3, weightDecay: 1e-5, seed: 4242 },
   'v0.2.0': { feature_set: 'v2', cohort: 'v2', tests: 840, validation_tests: 60, stride_s: 3, hidden: [48, 32], epochs: 14, batch: 128, learningRate: 2e-3, weightDecay: 1e-5, seed: 4243 },
-  'v0.3.0': { feature_set: 'v2', cohort: 'v2', tests: 840, validation_tests: 60, stride_s: 3, hidden: [48, 32], epochs: 14, batch: 128, learningRate: 2e-3, weightDecay: 1e-5, seed: 4244, artifacts: 0.6 },
+  'v0.3.0': {
+    feature_set: 'v2',
+    cohort: 'v2',
+    tests: 840,
+    validation_tests: 60,
+    stride_s: 3,
+    hidden: [48, 32],
+    epochs: 14,
+    batch: 128,
+    learningRate: 2e-3,
+    weightDecay: 1e-5,
+    seed: 4244,
+    artifacts: 0.6,
+  },
 };
 const LATEST_RECIPE = 'v0.3.0';
 
@@ -125,5 +138,5 @@ const card = {
   weights: { file: 'model.onnx', sha256: createHash('sha256').update(onnx).digest('hex') },
   evaluation: null,
 };
-writeFileSync(join(dir, 'card.json'), JSON.stringify(card, null, 2) + '\n');
+writeFileSync(join(dir, 'card.json'), `${JSON.stringify(card, null, 2)}\n`);
 console.log(`wrote ${dir} in ${((Date.now() - started) / 1000).toFixed(0)} s`);

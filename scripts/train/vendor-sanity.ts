@@ -15,7 +15,6 @@ import { VT1_PCT_RANGE, VT2_PCT_RANGE } from '../../analyses/vt/plausibility.js'
 
 const FORMATS = resolve(dirname(fileURLToPath(import.meta.url)), '../../formats');
 
-
 export interface VendorFile {
   id: string;
   recording: Recording;

@@ -46,12 +46,7 @@ export interface Envelope {
 }
 
 /** Runs each named analysis on the recording; `plugins` must hold every name. */
-export async function runAnalyses(
-  rec: Recording,
-  names: readonly AnalysisName[],
-  plugins: readonly AnalysisPlugin[],
-  request: AnalysisRequest,
-): Promise<Envelope[]> {
+export async function runAnalyses(rec: Recording, names: readonly AnalysisName[], plugins: readonly AnalysisPlugin[], request: AnalysisRequest): Promise<Envelope[]> {
   const quality = inputQuality(rec);
   const envelopes: Envelope[] = [];
   for (const name of names) {

@@ -32,5 +32,10 @@ export function wholeNumber(text: string | undefined, option: string, min: numbe
 
 /** A comma-separated list, without empty items. */
 export function list(text: string | undefined): string[] | undefined {
-  return text === undefined ? undefined : text.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  return text === undefined
+    ? undefined
+    : text
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
 }

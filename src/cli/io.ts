@@ -18,5 +18,8 @@ export function processIO(): CliIO {
 
 /** FORMAT_PLUGINS: extra format plugins from npm packages (as the server reads it). */
 export function formatPackages(env: NodeJS.ProcessEnv): string[] {
-  return (env.FORMAT_PLUGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (env.FORMAT_PLUGINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

@@ -52,7 +52,11 @@ function parseCreate(args: string[]): NewKey {
   }
   const tier = given.get('tier') as string;
   if (!TIERS.includes(tier as Tier)) throw new UsageError(`--tier must be one of ${TIERS.join(', ')}, not "${tier}"`);
-  const list = (text: string): string[] => text.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const list = (text: string): string[] =>
+    text
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
   const limitText = given.get('monthly-limit');
   let monthlyLimit: number | null = null;
   if (limitText !== undefined) {
@@ -85,7 +89,14 @@ function table(records: ApiKeyRecord[]): string {
     r.revoked_at ?? '-',
   ]);
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
-  return [header, ...rows].map((row) => row.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd()).join('\n');
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, c) => cell.padEnd(widths[c]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 async function run(store: Store, command: string, args: string[]): Promise<number> {

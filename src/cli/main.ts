@@ -66,4 +66,3 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     return 1;
   }
 }
-

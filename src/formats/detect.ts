@@ -46,7 +46,7 @@ function surfaceUnreadableContent(file: FileView): void {
     return;
   }
   const text = file.text();
-  if (text !== null && text.trimStart().startsWith('<')) assertNoEntityDeclarations(text);
+  if (text?.trimStart().startsWith('<')) assertNoEntityDeclarations(text);
 }
 
 /** How the chosen format was decided: recognised from content, or the last-resort table reader. */
@@ -58,23 +58,30 @@ export type FormatConfidence = 'detected' | 'last_resort';
  * MIN_SCORE is a last-resort format consulted, its score capped at MIN_SCORE. Throws
  * UNSUPPORTED_FORMAT (with the recovery shape and every candidate's reasons) when nothing reads it.
  */
-export function chooseFormat(
-  file: FileView,
-  plugins: readonly FormatPlugin[],
-): { plugin: FormatPlugin; candidates: Candidate[]; confidence: FormatConfidence } {
-  const candidates = scoreFormats(file, plugins.filter((p) => !p.meta.last_resort));
+export function chooseFormat(file: FileView, plugins: readonly FormatPlugin[]): { plugin: FormatPlugin; candidates: Candidate[]; confidence: FormatConfidence } {
+  const candidates = scoreFormats(
+    file,
+    plugins.filter((p) => !p.meta.last_resort),
+  );
   const [best, second] = candidates;
   const shown = candidates.filter((c) => c.score > 0).slice(0, 3);
   if (best && best.score >= MIN_SCORE) {
     if (second && best.score - second.score < MARGIN) {
-      throw new ServiceError('UNSUPPORTED_FORMAT', `${file.filename} looks like ${best.format} and ${second.format} alike; refusing to guess. Convert it to the canonical JSON shape in context.recovery.`, {
-        candidates: shown,
-        recovery: CANONICAL_RECOVERY,
-      });
+      throw new ServiceError(
+        'UNSUPPORTED_FORMAT',
+        `${file.filename} looks like ${best.format} and ${second.format} alike; refusing to guess. Convert it to the canonical JSON shape in context.recovery.`,
+        {
+          candidates: shown,
+          recovery: CANONICAL_RECOVERY,
+        },
+      );
     }
     return { plugin: pluginOf(plugins, best), candidates, confidence: 'detected' };
   }
-  const fallbacks = scoreFormats(file, plugins.filter((p) => p.meta.last_resort)).map((c) => ({ ...c, score: Math.min(c.score, MIN_SCORE) }));
+  const fallbacks = scoreFormats(
+    file,
+    plugins.filter((p) => p.meta.last_resort),
+  ).map((c) => ({ ...c, score: Math.min(c.score, MIN_SCORE) }));
   const fallback = fallbacks.find((c) => c.score >= MIN_SCORE);
   if (fallback) return { plugin: pluginOf(plugins, fallback), candidates: [fallback, ...candidates], confidence: 'last_resort' };
   surfaceUnreadableContent(file);

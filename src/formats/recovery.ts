@@ -8,10 +8,7 @@ import { CHANNEL_NAMES, CHANNEL_UNITS } from '../recording/recording.js';
 export const CANONICAL_FORMAT_MARKER = 'cpet-canonical/1';
 
 const channelProperties = Object.fromEntries(
-  CHANNEL_NAMES.map((name) => [
-    name,
-    { type: 'array', items: { type: ['number', 'null'] }, description: `${name} in ${CHANNEL_UNITS[name]}, one value per time stamp (null where missing)` },
-  ]),
+  CHANNEL_NAMES.map((name) => [name, { type: 'array', items: { type: ['number', 'null'] }, description: `${name} in ${CHANNEL_UNITS[name]}, one value per time stamp (null where missing)` }]),
 );
 
 /** JSON Schema of the canonical shape. */

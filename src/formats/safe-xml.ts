@@ -20,7 +20,9 @@ export function assertNoEntityDeclarations(text: string): void {
   const prolog = root < 0 ? text : text.slice(0, root);
   const doctype = /<!DOCTYPE/i.exec(prolog);
   if (/<!ENTITY/i.test(prolog) || (doctype && /<!ENTITY|\bSYSTEM\b|\bPUBLIC\b/i.test(prolog.slice(doctype.index)))) {
-    throw parserError('the XML declares entities or an external DOCTYPE; such files are refused unread (entity expansion is never performed)', { line: lineOf(text, doctype?.index ?? prolog.search(/<!ENTITY/i)) });
+    throw parserError('the XML declares entities or an external DOCTYPE; such files are refused unread (entity expansion is never performed)', {
+      line: lineOf(text, doctype?.index ?? prolog.search(/<!ENTITY/i)),
+    });
   }
   // A declaration after the root element is not valid XML, but refuse it too rather than trust a parser.
   if (/<!ENTITY/i.test(root < 0 ? '' : text.slice(root))) {

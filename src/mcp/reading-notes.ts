@@ -11,8 +11,7 @@ export const ENVELOPE_NOTES = "Each envelope's `notes` are caveats that must acc
 export const THRESHOLDS =
   'VT1 and VT2 come as time from the start of the recording (s) and as oxygen uptake (mL/min). The same recording gives the same numbers on the same model version (`provenance.model_version`).';
 
-export const EOV_BETA =
-  'Oscillatory ventilation (`eov`) is beta: its transportability to other populations is untested, and every EOV output is a research finding.';
+export const EOV_BETA = 'Oscillatory ventilation (`eov`) is beta: its transportability to other populations is untested, and every EOV output is a research finding.';
 
 export const SUBSTRATE =
   'Substrate: above RER 1.0 the fat rate is an upper bound, not a measurement; a ramp protocol never reaches steady state, so FATMAX (a fitted turning point, not a measured sample) reads high and is not comparable with a graded test. Both conditions are flagged in the result.';

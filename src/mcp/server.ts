@@ -44,7 +44,10 @@ export function createMcpServer({ document, client, version }: McpOptions): Serv
     const args = request.params.arguments ?? {};
     const validate = validators.get(tool.name) as ValidateFunction;
     if (!validate(args)) {
-      const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '(arguments)'} ${e.message ?? e.keyword}${e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : ''}`);
+      const problems = (validate.errors ?? []).map(
+        (e) =>
+          `${e.instancePath || '(arguments)'} ${e.message ?? e.keyword}${e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : ''}`,
+      );
       throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: ${problems.join('; ')}`);
     }
     try {

@@ -100,12 +100,21 @@ function toolOf(doc: ApiDocument, entry: OperationEntry): ToolSpec {
   }
   if (byPath) {
     delete properties.file;
-    properties.path = { type: 'string', minLength: 1, description: 'Path of the unchanged export on the machine that runs this MCP server; it is read and uploaded as is (its extension is detection evidence).' };
+    properties.path = {
+      type: 'string',
+      minLength: 1,
+      description: 'Path of the unchanged export on the machine that runs this MCP server; it is read and uploaded as is (its extension is detection evidence).',
+    };
     required.splice(required.indexOf('file'), 1, 'path');
   }
   const notes = NOTES_BY_OPERATION[operation.operationId] ?? [];
-  const text = (s: string | undefined) => (s ?? '').trim().split(/\n\s*\n/).map((p) => p.replace(/\s*\n\s*/g, ' ')).join('\n\n');
-  const description = [text(operation.summary) + '.', byPath ? 'The file is given by its path on this machine.' : '', text(operation.description), ...notes].filter(Boolean).join('\n\n');
+  const text = (s: string | undefined) =>
+    (s ?? '')
+      .trim()
+      .split(/\n\s*\n/)
+      .map((p) => p.replace(/\s*\n\s*/g, ' '))
+      .join('\n\n');
+  const description = [`${text(operation.summary)}.`, byPath ? 'The file is given by its path on this machine.' : '', text(operation.description), ...notes].filter(Boolean).join('\n\n');
   return {
     name: byPath ? UPLOAD_BY_PATH.tool : operation.operationId,
     title: operation.summary ?? operation.operationId,
@@ -144,7 +153,10 @@ export function inline(doc: ApiDocument, schema: SchemaObject, seen: readonly st
     // OpenAPI's own keywords, not JSON Schema's.
     if (key === 'discriminator' || key === 'example') continue;
     if (key === 'properties' && value && typeof value === 'object') {
-      out.properties = Object.fromEntries(Object.entries(value as Record<string, SchemaObject | boolean>).map(([k, v]) => [k, typeof v === 'boolean' ? v : inline(doc, v, seen)])) as Record<string, SchemaObject>;
+      out.properties = Object.fromEntries(Object.entries(value as Record<string, SchemaObject | boolean>).map(([k, v]) => [k, typeof v === 'boolean' ? v : inline(doc, v, seen)])) as Record<
+        string,
+        SchemaObject
+      >;
     } else if ((key === 'items' || key === 'additionalProperties' || key === 'not') && value && typeof value === 'object') {
       out[key] = inline(doc, value as SchemaObject, seen);
     } else if ((key === 'oneOf' || key === 'anyOf' || key === 'allOf') && Array.isArray(value)) {

@@ -13,8 +13,7 @@ export type MetricResult =
    * `value` is the metric's shape as its entry's `returns` states; `detail`, when present, says
    * where the value came from (e.g. the window and time of a peak) without changing that shape.
    */
-  | { status: 'ok'; value: unknown; detail?: Record<string, unknown> }
-  | { status: 'unavailable'; error: MetricUnavailableCode; message: string; context: Record<string, unknown> };
+  { status: 'ok'; value: unknown; detail?: Record<string, unknown> } | { status: 'unavailable'; error: MetricUnavailableCode; message: string; context: Record<string, unknown> };
 
 /** What a compute request may add to the metric names; every field has a default, so an entry always gets all of them. */
 export interface MetricOptions {

@@ -75,8 +75,7 @@ export function createMetricRegistry(extra: readonly MetricEntry[] = []): Metric
     list: () => [...ordered],
     get: (name: string) => byName.get(name),
     has: (name: string) => byName.has(name),
-    describe: () =>
-      ordered.map((e) => ({ name: e.name, returns: e.returns, unit: e.unit, requires: [...e.requires], min_duration_s: e.min_duration_s, notes: e.notes })),
+    describe: () => ordered.map((e) => ({ name: e.name, returns: e.returns, unit: e.unit, requires: [...e.requires], min_duration_s: e.min_duration_s, notes: e.notes })),
     compute(rec: Recording, names: readonly string[], options: Partial<MetricOptions> = {}) {
       const full: MetricOptions = { ...DEFAULT_METRIC_OPTIONS, ...options };
       const out: Record<string, MetricResult> = {};

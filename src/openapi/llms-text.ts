@@ -74,11 +74,7 @@ function range(lo: number | undefined, hi: number | undefined, unit: string): st
 /** The rules of a schema in words: bounds, lengths, item counts, default, pattern. */
 function constraints(schema: SchemaObject): string[] {
   const out: string[] = [];
-  const bounds = [
-    range(schema.minimum, schema.maximum, ''),
-    range(schema.minLength, schema.maxLength, ' chars'),
-    range(schema.minItems, schema.maxItems, ' items'),
-  ];
+  const bounds = [range(schema.minimum, schema.maximum, ''), range(schema.minLength, schema.maxLength, ' chars'), range(schema.minItems, schema.maxItems, ' items')];
   for (const b of bounds) if (b) out.push(b);
   if (schema.uniqueItems) out.push('unique');
   if (schema.pattern) out.push(`pattern ${schema.pattern}`);

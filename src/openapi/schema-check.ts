@@ -23,9 +23,7 @@ export interface SchemaChecker {
 function rebase(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(rebase);
   if (node === null || typeof node !== 'object') return node;
-  return Object.fromEntries(
-    Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${DOC_ID}${v}` : rebase(v)]),
-  );
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${DOC_ID}${v}` : rebase(v)]));
 }
 
 /** Builds a checker over one document; validators are compiled once per schema. */
@@ -50,7 +48,10 @@ export function createSchemaChecker(doc: ApiDocument): SchemaChecker {
   return {
     schema(name, value) {
       if (!doc.components?.schemas?.[name]) throw new Error(`no schema ${name} in the document`);
-      return problems(compiled(`schema:${name}`, () => ({ $ref: `${DOC_ID}#/components/schemas/${name}` })), value);
+      return problems(
+        compiled(`schema:${name}`, () => ({ $ref: `${DOC_ID}#/components/schemas/${name}` })),
+        value,
+      );
     },
     response(operationId, status, body) {
       const entry = listOperations(doc).find((e) => e.operation.operationId === operationId);
@@ -59,7 +60,10 @@ export function createSchemaChecker(doc: ApiDocument): SchemaChecker {
       if (!raw) return [`${operationId} documents no ${status} response`];
       const schema = deref(doc, raw).content?.['application/json']?.schema as SchemaObject | undefined;
       if (!schema) return [`${operationId} ${status} has no JSON schema`];
-      return problems(compiled(`response:${operationId}:${status}`, () => rebase(schema) as object), body);
+      return problems(
+        compiled(`response:${operationId}:${status}`, () => rebase(schema) as object),
+        body,
+      );
     },
   };
 }

@@ -2,13 +2,7 @@
  * Reading helpers over the API document: list operations, follow local `$ref`s, and read the error
  * codes a response can carry. Only local references (`#/...`) exist in our document.
  */
-import {
-  HTTP_METHODS,
-  type ApiDocument,
-  type OperationEntry,
-  type ParameterObject,
-  type ResponseObject,
-} from './types.js';
+import { HTTP_METHODS, type ApiDocument, type OperationEntry, type ParameterObject, type ResponseObject } from './types.js';
 
 /** Decodes one JSON Pointer segment (RFC 6901). */
 function decodeSegment(segment: string): string {

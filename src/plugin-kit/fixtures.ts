@@ -31,7 +31,9 @@ export function listFixtureCases(formatDir: string): FixtureCase[] {
   const fixtures = join(formatDir, 'fixtures');
   if (!existsSync(fixtures)) return [];
   const out: FixtureCase[] = [];
-  for (const entry of readdirSync(fixtures, { withFileTypes: true }).filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const entry of readdirSync(fixtures, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .sort((a, b) => a.name.localeCompare(b.name))) {
     const dir = join(fixtures, entry.name);
     const input = readdirSync(dir).find((f) => f.startsWith('input.'));
     if (!input) continue;
@@ -58,7 +60,7 @@ export function snapshotOf(result: ReadResult): { format: string; recording: Rec
 /** JSON with arrays of plain values kept on one line, so a snapshot stays reviewable. */
 export function stringifySnapshot(value: unknown): string {
   const text = JSON.stringify(value, null, 2);
-  return text.replace(/\[\n\s+([^[\]{}]*?)\n\s*\]/g, (_m, inner: string) => `[${inner.split(/,\n\s+/).join(', ')}]`) + '\n';
+  return `${text.replace(/\[\n\s+([^[\]{}]*?)\n\s*\]/g, (_m, inner: string) => `[${inner.split(/,\n\s+/).join(', ')}]`)}\n`;
 }
 
 export interface CheckFixtureOptions {

@@ -114,10 +114,7 @@ function clean(v: number | null | undefined): number | null {
  * Repairs the clock: drops unreadable stamps, joins phase clocks that restart near zero into one
  * axis, drops duplicate or backwards stamps, and shifts a negative start (pre-test rest) to zero.
  */
-function repairClock(
-  time: (number | null)[],
-  flags: ParserFlag[],
-): { keep: number[]; t_s: number[]; clock: ClockInfo; offsets: number[] } {
+function repairClock(time: (number | null)[], flags: ParserFlag[]): { keep: number[]; t_s: number[]; clock: ClockInfo; offsets: number[] } {
   const readable: number[] = [];
   for (let i = 0; i < time.length; i++) {
     const t = time[i];
@@ -220,10 +217,7 @@ function emptyBins(dts: number[], bin: number): boolean {
   return multiples >= BIN_MULTIPLE_SHARE * dts.length && single >= ONE_BIN_SHARE * dts.length;
 }
 
-function inferSampling(
-  t_s: number[],
-  hint: RawColumns['sampling_hint'],
-): Recording['sampling'] {
+function inferSampling(t_s: number[], hint: RawColumns['sampling_hint']): Recording['sampling'] {
   const dts: number[] = [];
   for (let i = 1; i < t_s.length; i++) dts.push(t_s[i] - t_s[i - 1]);
   const med = median(dts);
@@ -240,15 +234,9 @@ function inferSampling(
   };
 }
 
-function buildPhases(
-  t_s: number[],
-  keep: number[],
-  perRow: RawColumns['phase_per_row'],
-  starts: RawColumns['phase_starts'],
-  offsets: number[],
-): PhaseSpan[] {
+function buildPhases(t_s: number[], keep: number[], perRow: RawColumns['phase_per_row'], starts: RawColumns['phase_starts'], offsets: number[]): PhaseSpan[] {
   const end = t_s[t_s.length - 1];
-  if (perRow && perRow.some((p) => p)) {
+  if (perRow?.some((p) => p)) {
     const spans: PhaseSpan[] = [];
     for (let i = 0; i < keep.length; i++) {
       const phase = perRow[keep[i]];
@@ -264,7 +252,7 @@ function buildPhases(
     if (spans.length) spans[spans.length - 1].t_end_s = end;
     return spans;
   }
-  if (starts && starts.length) {
+  if (starts?.length) {
     const shift = offsets.length ? offsets[0] : 0;
     const sorted = [...starts].sort((a, b) => a.t_s - b.t_s);
     // Spans are clipped to the recording: a stated start after the last sample opens nothing.

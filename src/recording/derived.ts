@@ -16,9 +16,7 @@ export type DerivedName = keyof typeof DERIVED_SERIES;
 /** Every series name the recording can give: present channels, then the derived ones it has inputs for. */
 export function availableSeries(rec: Recording): string[] {
   const present = CHANNEL_NAMES.filter((n) => rec.channels[n]);
-  const derived = (Object.keys(DERIVED_SERIES) as DerivedName[]).filter(
-    (n) => !(present as string[]).includes(n) && DERIVED_SERIES[n].needs.every((c) => rec.channels[c]),
-  );
+  const derived = (Object.keys(DERIVED_SERIES) as DerivedName[]).filter((n) => !(present as string[]).includes(n) && DERIVED_SERIES[n].needs.every((c) => rec.channels[c]));
   return [...present, ...derived];
 }
 

@@ -4,21 +4,7 @@
  */
 
 /** Canonical channel names, in the order the summary lists them. */
-export const CHANNEL_NAMES = [
-  'VO2',
-  'VCO2',
-  'VE',
-  'RF',
-  'VT',
-  'PetO2',
-  'PetCO2',
-  'HR',
-  'Load',
-  'Speed',
-  'Grade',
-  'RER',
-  'SpO2',
-] as const;
+export const CHANNEL_NAMES = ['VO2', 'VCO2', 'VE', 'RF', 'VT', 'PetO2', 'PetCO2', 'HR', 'Load', 'Speed', 'Grade', 'RER', 'SpO2'] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 

@@ -52,13 +52,14 @@ export async function createService(config: Config, options: { store?: Store; na
   const ops = operationsOf(config);
   const logger = options.logger ?? createLogger(ops.logLevel);
   const telemetry = createTelemetry();
-  const store =
-    options.store ??
-    (await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, namespace: options.namespace, now: config.now, commandTimeoutMs: ops.storeTimeoutMs }));
+  const store = options.store ?? (await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, namespace: options.namespace, now: config.now, commandTimeoutMs: ops.storeTimeoutMs }));
   const plugins = await loadPlugins({ packages: config.formatPackages });
   const metrics = createMetricRegistry(plugins.analyses.flatMap((a) => a.metrics ?? []));
   // Format plugins from npm packages join the document's format-id enum.
-  const document = withFormatIds(loadApiDocument(), plugins.formats.map((f) => f.meta.id));
+  const document = withFormatIds(
+    loadApiDocument(),
+    plugins.formats.map((f) => f.meta.id),
+  );
   const runner = createTaskRunner({ workers: config.workers, taskTimeoutMs: ops.taskTimeoutMs, workerMemoryMb: ops.workerMemoryMb, queueLimit: ops.workerQueueLimit });
   telemetry.watchWorkers(() => runner.load());
   const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -181,15 +182,16 @@ async function stream(res: Response, contentType: string, body: NonNullable<Repl
   try {
     for (const chunk of body.chunks) {
       if (res.destroyed) break;
-      if (!res.write(chunk)) await new Promise<void>((resolve) => {
-        const go = () => {
-          res.off('drain', go);
-          res.off('close', go);
-          resolve();
-        };
-        res.on('drain', go);
-        res.on('close', go);
-      });
+      if (!res.write(chunk))
+        await new Promise<void>((resolve) => {
+          const go = () => {
+            res.off('drain', go);
+            res.off('close', go);
+            resolve();
+          };
+          res.on('drain', go);
+          res.on('close', go);
+        });
     }
     if (!res.destroyed) {
       await new Promise<void>((resolve) => res.end(resolve));
@@ -251,10 +253,12 @@ export async function buildApp(deps: ServiceDeps, page: WebBundle): Promise<expr
   handlers.methodNotAllowed = (c: Context, _req: Request, res: Response) => {
     const allowed = ['get', 'post', 'put', 'patch', 'delete'].filter((m) => api.router.matchOperation({ ...c.request, method: m }) !== undefined);
     const shown = boundedString(c.request.path, 200);
-    sendError(res, new ServiceError('METHOD_NOT_ALLOWED', `${c.request.method.toUpperCase()} is not allowed on ${shown}.`, { method: c.request.method.toUpperCase(), allowed: allowed.map((m) => m.toUpperCase()) }));
+    sendError(
+      res,
+      new ServiceError('METHOD_NOT_ALLOWED', `${c.request.method.toUpperCase()} is not allowed on ${shown}.`, { method: c.request.method.toUpperCase(), allowed: allowed.map((m) => m.toUpperCase()) }),
+    );
   };
-  handlers.notImplemented = (c: Context, _req: Request, res: Response) =>
-    sendError(res, new ServiceError('INTERNAL_ERROR', `Operation ${c.operation?.operationId} has no handler.`, {}));
+  handlers.notImplemented = (c: Context, _req: Request, res: Response) => sendError(res, new ServiceError('INTERNAL_ERROR', `Operation ${c.operation?.operationId} has no handler.`, {}));
   api.register(handlers);
   await api.init();
 
@@ -283,4 +287,3 @@ export async function buildApp(deps: ServiceDeps, page: WebBundle): Promise<expr
   app.use(errorMiddleware(deps.logger));
   return app;
 }
-

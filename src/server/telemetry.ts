@@ -21,7 +21,12 @@ export interface Telemetry {
 export function createTelemetry(): Telemetry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: 'cpet_http_requests_total', help: 'HTTP requests answered, by method, route template and status.', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'cpet_http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status.',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: 'cpet_http_request_duration_seconds',
     help: 'Time from request to the last byte of the answer, by method, route template and status.',

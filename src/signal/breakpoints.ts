@@ -241,8 +241,16 @@ function exercisePairs(rec: Recording, phases: PhaseBoundaries, xRaw: (number | 
   const to = Math.min(phases.exercise.t_end_s, until_s);
   // Samples outside the window are masked before smoothing, so recovery never leaks into the top.
   const inside = (i: number) => rec.t_s[i] >= from && rec.t_s[i] <= to;
-  const xs = centeredTimeMean(rec.t_s, xRaw.map((v, i) => (inside(i) ? v : null)), BREAKPOINT_SMOOTHING_S);
-  const ys = centeredTimeMean(rec.t_s, yRaw.map((v, i) => (inside(i) ? v : null)), BREAKPOINT_SMOOTHING_S);
+  const xs = centeredTimeMean(
+    rec.t_s,
+    xRaw.map((v, i) => (inside(i) ? v : null)),
+    BREAKPOINT_SMOOTHING_S,
+  );
+  const ys = centeredTimeMean(
+    rec.t_s,
+    yRaw.map((v, i) => (inside(i) ? v : null)),
+    BREAKPOINT_SMOOTHING_S,
+  );
   const out: Pairs = { x: [], y: [] };
   for (let i = 0; i < rec.t_s.length; i++) {
     if (!inside(i) || xRaw[i] === null || yRaw[i] === null || !Number.isFinite(xs[i]) || !Number.isFinite(ys[i])) continue;
@@ -278,7 +286,7 @@ export function vSlope(rec: Recording, phases: PhaseBoundaries, rcp: GasBreakpoi
   const vo2 = channel(rec, 'VO2');
   const vco2 = channel(rec, 'VCO2');
   if (!vo2 || !vco2) return null;
-  const until = rcp && rcp.accepted ? rcp.t_s : Number.POSITIVE_INFINITY;
+  const until = rcp?.accepted ? rcp.t_s : Number.POSITIVE_INFINITY;
   const p = exercisePairs(rec, phases, vo2, vco2, until, 1);
   const fit = twoLineBreakpoint(p.x, p.y);
   if (!fit) return null;

@@ -23,13 +23,7 @@ export interface BandCoupling {
  * Coupling of b with a over periods [period_min_s, period_max_s]; null when fewer than
  * MIN_SEGMENTS gap-free segments exist (gaps over 10 s break a segment).
  */
-export function bandCoupling(
-  t_s: readonly number[],
-  a: readonly (number | null)[],
-  b: readonly (number | null)[],
-  period_min_s: number,
-  period_max_s: number,
-): BandCoupling | null {
+export function bandCoupling(t_s: readonly number[], a: readonly (number | null)[], b: readonly (number | null)[], period_min_s: number, period_max_s: number): BandCoupling | null {
   if (t_s.length < 2) return null;
   const t0 = Math.ceil(t_s[0]);
   const ga = resampleUniform(t_s, a, 1, { t0_s: t0, maxGapS: 10 }).values;

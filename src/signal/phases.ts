@@ -231,9 +231,7 @@ function fromWork(rec: Recording, signal: WorkSignal, notes: string[]): PhaseBou
   const recovery = tEnd - exercise.t_end_s >= MIN_RECOVERY_S ? { t_start_s: exercise.t_end_s, t_end_s: tEnd } : null;
   if (!recovery) notes.push('the recording ends at peak work: no recovery is visible');
   const error = Math.max(WORK_ERROR_FLOOR_S, 2 * intervalS(rec));
-  notes.push(
-    `inferred from ${signal.channel}: exercise starts where it rises above the warm-up level and ends where it drops from its peak; boundaries are uncertain by about ${error} s`,
-  );
+  notes.push(`inferred from ${signal.channel}: exercise starts where it rises above the warm-up level and ends where it drops from its peak; boundaries are uncertain by about ${error} s`);
   if (heldWarmup) notes.push(`the held ${signal.channel} level before the rise is read as warm-up; on a step protocol whose first stage differs in length or step size it may be that stage`);
   const bouts = countBouts(t, v, exercise, level + 0.5 * range, level + 0.25 * range);
   if (bouts > 1) notes.push(`${signal.channel} falls back ${bouts - 1} times during exercise: an interval test of ${bouts} bouts`);
@@ -389,13 +387,7 @@ function fromGas(rec: Recording, notes: string[]): PhaseBoundaries | null {
  * first SETTLING_S are left out of the search: a subject settling on the mouthpiece often breathes
  * differently for a minute, and a low first minute is not a rest that a warm-up follows.
  */
-function labelPreExercise(
-  rec: Recording,
-  t0: number,
-  tStart: number,
-  fallback: 'rest' | 'warmup',
-  notes: string[],
-): { rest: PhaseSpanS | null; warmup: PhaseSpanS | null } {
+function labelPreExercise(rec: Recording, t0: number, tStart: number, fallback: 'rest' | 'warmup', notes: string[]): { rest: PhaseSpanS | null; warmup: PhaseSpanS | null } {
   if (tStart - t0 < MIN_SPAN_S) return { rest: null, warmup: null };
   const split = vo2StepUp(rec, t0 + SETTLING_S, tStart);
   if (split !== null) {

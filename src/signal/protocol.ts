@@ -14,9 +14,7 @@ import { centeredTimeMean, runningMedian } from './smooth.js';
 export type ProtocolKind = 'incremental' | 'warmup_incremental' | 'constant' | 'interval' | 'unknown';
 
 /** The protocol as a caller states it: stage duration and increment, or a ramp rate (spiro's `set_protocol`). */
-export type ProtocolInput =
-  | { kind: 'steps'; stage_s: number; increment_w?: number; increment_kmh?: number; first_stage_w?: number }
-  | { kind: 'ramp'; ramp_w_min?: number; ramp_kmh_min?: number };
+export type ProtocolInput = { kind: 'steps'; stage_s: number; increment_w?: number; increment_kmh?: number; first_stage_w?: number } | { kind: 'ramp'; ramp_w_min?: number; ramp_kmh_min?: number };
 
 export interface ProtocolReading {
   kind: ProtocolKind;
@@ -199,7 +197,10 @@ function fromWork(rec: Recording, phases: PhaseBoundaries, v: readonly (number |
 
   // A bout above the level the final rise leaves, before it: a warm-up bout.
   const before = { t_start_s: Math.min(ex.t_start_s, phases.warmup?.t_start_s ?? ex.t_start_s, rec.t_s[0]), t_end_s: rec.t_s[j] };
-  const warm = rise_s >= 2 * MAX_STEP_ON_S ? boutsOf(s, before.t_start_s, before.t_end_s, (riseLevel as number) + 2 * tol, (riseLevel as number) + tol).filter((b) => b.t_end_s - b.t_start_s >= MIN_WARMUP_BOUT_S) : [];
+  const warm =
+    rise_s >= 2 * MAX_STEP_ON_S
+      ? boutsOf(s, before.t_start_s, before.t_end_s, (riseLevel as number) + 2 * tol, (riseLevel as number) + tol).filter((b) => b.t_end_s - b.t_start_s >= MIN_WARMUP_BOUT_S)
+      : [];
   if (warm.length > 0) {
     const incremental = { t_start_s: riseStart, t_end_s: ex.t_end_s };
     return {

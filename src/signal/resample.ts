@@ -16,12 +16,7 @@ export interface UniformSeries {
  * Linear interpolation of (t, v) onto t0, t0 + dt, ... up to the last sample. Null samples are
  * skipped; a grid point inside a gap longer than `maxGapS` between valid samples becomes NaN.
  */
-export function resampleUniform(
-  t_s: readonly number[],
-  values: readonly (number | null)[],
-  dt_s: number,
-  options: { t0_s?: number; t_end_s?: number; maxGapS?: number } = {},
-): UniformSeries {
+export function resampleUniform(t_s: readonly number[], values: readonly (number | null)[], dt_s: number, options: { t0_s?: number; t_end_s?: number; maxGapS?: number } = {}): UniformSeries {
   const ts: number[] = [];
   const vs: number[] = [];
   for (let i = 0; i < t_s.length; i++) {

@@ -67,7 +67,10 @@ export function linearFit(x: ArrayLike<number>, y: ArrayLike<number>): LinearFit
 
 /** 97.5th percentile of Student's t with `df` degrees of freedom (table below 30, then a series). */
 export function tQuantile975(df: number): number {
-  const table = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+  const table = [
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048,
+    2.045, 2.042,
+  ];
   if (df < 1) return Number.NaN;
   if (df <= 30) return table[df - 1];
   const z = 1.959964;

@@ -44,10 +44,7 @@ export interface NewKey {
 }
 
 /** The outcome of presenting a key. */
-export type AuthResult =
-  | { status: 'ok'; record: ApiKeyRecord }
-  | { status: 'invalid' }
-  | { status: 'expired'; record: ApiKeyRecord };
+export type AuthResult = { status: 'ok'; record: ApiKeyRecord } | { status: 'invalid' } | { status: 'expired'; record: ApiKeyRecord };
 
 /** Operator and server operations on API keys. */
 export interface KeyStore {
@@ -98,9 +95,7 @@ export function normaliseExpiry(value: string): string {
 
 function validate(spec: NewKey): Omit<ApiKeyRecord, 'id' | 'hash' | 'created_at' | 'revoked_at'> {
   if (typeof spec.name !== 'string' || !NAME_PATTERN.test(spec.name)) {
-    throw new KeySpecError(
-      'name must be 1-64 characters of letters, digits, ".", "_" or "-", starting with a letter or digit',
-    );
+    throw new KeySpecError('name must be 1-64 characters of letters, digits, ".", "_" or "-", starting with a letter or digit');
   }
   if (!TIERS.includes(spec.tier)) {
     throw new KeySpecError(`tier must be one of ${TIERS.join(', ')}`);

@@ -57,9 +57,7 @@ export async function openSqliteStore(dataDir: string, namespace: string, now: (
     const key = `counter:${name}`;
     const current = (await meta.keyv.get(key)) as Counter | undefined;
     // Like Redis INCRBY + PEXPIRE on creation: the window's expiry is fixed when it opens.
-    const next: Counter = current
-      ? { count: current.count + by, expires_at_ms: current.expires_at_ms }
-      : { count: by, expires_at_ms: Date.now() + Math.max(1, ttlMs) };
+    const next: Counter = current ? { count: current.count + by, expires_at_ms: current.expires_at_ms } : { count: by, expires_at_ms: Date.now() + Math.max(1, ttlMs) };
     await meta.keyv.set(key, next, cleanupTtlMs(next.expires_at_ms, Date.now()));
     return next.count;
   };
@@ -81,10 +79,7 @@ export async function openSqliteStore(dataDir: string, namespace: string, now: (
   // Keyv keeps its own wall-clock expiry inside each serialised value ({"value":…,"expires":ms}).
   const sweep = async (): Promise<void> => {
     for (const { adapter } of [records, meta, sessions]) {
-      await adapter.query(
-        `DELETE FROM ${adapter.opts.table} WHERE json_valid(value) AND json_extract(value, '$.expires') < ?`,
-        Date.now(),
-      );
+      await adapter.query(`DELETE FROM ${adapter.opts.table} WHERE json_valid(value) AND json_extract(value, '$.expires') < ?`, Date.now());
     }
   };
   await sweep();

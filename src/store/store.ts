@@ -113,7 +113,5 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   }
   await privateDataDir(options.dataDir);
   const now = options.now ?? Date.now;
-  return options.redisUrl
-    ? openRedisStore(options.redisUrl, namespace, now, options.commandTimeoutMs)
-    : openSqliteStore(options.dataDir, namespace, now);
+  return options.redisUrl ? openRedisStore(options.redisUrl, namespace, now, options.commandTimeoutMs) : openSqliteStore(options.dataDir, namespace, now);
 }

@@ -33,12 +33,7 @@ function sign(segment: string, secret: Buffer): Buffer {
 }
 
 /** Mints a signed ticket for the key `kid`, valid for `ttlMs` from `nowMs`. */
-export function mintTicket(
-  payload: Omit<TicketPayload, 'tid' | 'exp'>,
-  secret: Buffer,
-  nowMs: number,
-  ttlMs: number = TICKET_TTL_MS,
-): { token: string; payload: TicketPayload } {
+export function mintTicket(payload: Omit<TicketPayload, 'tid' | 'exp'>, secret: Buffer, nowMs: number, ttlMs: number = TICKET_TTL_MS): { token: string; payload: TicketPayload } {
   if (typeof payload.kid !== 'string' || payload.kid.length === 0) throw new TypeError('ticket kid must be a non-empty string');
   if (payload.rh !== null && !(Number.isSafeInteger(payload.rh) && payload.rh > 0)) {
     throw new TypeError('ticket rh must be a positive integer or null');
@@ -64,20 +59,19 @@ function isPayload(value: unknown): value is TicketPayload {
   const fields = Object.keys(v).sort().join(',');
   return (
     fields === 'exp,fn,kid,rh,tid' &&
-    typeof v.tid === 'string' && v.tid.length > 0 &&
-    typeof v.kid === 'string' && v.kid.length > 0 &&
-    typeof v.exp === 'number' && Number.isFinite(v.exp) &&
+    typeof v.tid === 'string' &&
+    v.tid.length > 0 &&
+    typeof v.kid === 'string' &&
+    v.kid.length > 0 &&
+    typeof v.exp === 'number' &&
+    Number.isFinite(v.exp) &&
     (v.rh === null || (typeof v.rh === 'number' && Number.isSafeInteger(v.rh) && v.rh > 0)) &&
     (v.fn === null || typeof v.fn === 'string')
   );
 }
 
 /** Checks signature (constant time), shape and expiry; does NOT consume the ticket. */
-export function verifyTicket(
-  token: string,
-  secret: Buffer,
-  nowMs: number,
-): { ok: true; payload: TicketPayload } | { ok: false; reason: 'malformed' | 'forged' | 'expired' } {
+export function verifyTicket(token: string, secret: Buffer, nowMs: number): { ok: true; payload: TicketPayload } | { ok: false; reason: 'malformed' | 'forged' | 'expired' } {
   if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) return { ok: false, reason: 'malformed' };
   const parts = token.split('.');
   if (parts.length !== 2 || !SEGMENT.test(parts[0]) || !SEGMENT.test(parts[1])) return { ok: false, reason: 'malformed' };

@@ -90,7 +90,15 @@ const GRID_POINTS = 4000;
  * own (VO2 leads the drive), so there the VE/VO2 nadir may land at a stage onset: the truth records
  * where it fell.
  */
-export function ventilatoryCurves(p: SubjectPhysiology, vo2: Float64Array, vco2: Float64Array, plan: ProtocolPlan, vt1_s: number | null, vt2_s: number | null, offsets: CriteriaOffsets): VentilatoryCurves {
+export function ventilatoryCurves(
+  p: SubjectPhysiology,
+  vo2: Float64Array,
+  vco2: Float64Array,
+  plan: ProtocolPlan,
+  vt1_s: number | null,
+  vt2_s: number | null,
+  offsets: CriteriaOffsets,
+): VentilatoryCurves {
   const n = vo2.length;
   const at = (series: Float64Array, base_s: number | null, offset_s: number, fallback: number): number => (base_s === null ? fallback : levelAt(series, base_s + offset_s, plan));
 

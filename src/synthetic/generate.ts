@@ -12,17 +12,7 @@ import { CHANNEL_UNITS, type ChannelData, type ChannelName, type PhaseName } fro
 import { breathNoiseSd, measuredBreaths, settle } from './breath-noise.js';
 import { makeBreaths, writeSamples, type Breath, type TrueSignals } from './breaths.js';
 import { drawCriteriaOffsets, landedCriteria, ventilatoryCurves } from './criteria.js';
-import {
-  breathingFrequency,
-  endTidal,
-  fatOxidationGMin,
-  heartRate,
-  predictedHrMax,
-  rerExponentForFatmax,
-  steadyVco2,
-  ventilation,
-  type SubjectPhysiology,
-} from './physiology.js';
+import { breathingFrequency, endTidal, fatOxidationGMin, heartRate, predictedHrMax, rerExponentForFatmax, steadyVco2, ventilation, type SubjectPhysiology } from './physiology.js';
 import { placeTimeline } from './placement.js';
 import { planProtocol, type PlanInput, type ProtocolPlan } from './protocol.js';
 import { createRng, createStreamRng, type Rng } from './random.js';
@@ -83,7 +73,31 @@ export function generateTest(options: GeneratorOptions): GeneratedTest {
 }
 
 type Resolved = GeneratedTest['options'] &
-  Required<Pick<GeneratorOptions, 'rest_s' | 'warmup_s' | 'exercise_s' | 'recovery_s' | 'step_s' | 'vo2peak_ml_min' | 'body_mass_kg' | 'age_years' | 'sex' | 'vt1_fraction' | 'vt2_fraction' | 'vt1_present' | 'vt2_present' | 'sampling' | 'noise_cv' | 'outlier_rate' | 'gaps' | 'hr' | 'load' | 'fatmax_fraction'>>;
+  Required<
+    Pick<
+      GeneratorOptions,
+      | 'rest_s'
+      | 'warmup_s'
+      | 'exercise_s'
+      | 'recovery_s'
+      | 'step_s'
+      | 'vo2peak_ml_min'
+      | 'body_mass_kg'
+      | 'age_years'
+      | 'sex'
+      | 'vt1_fraction'
+      | 'vt2_fraction'
+      | 'vt1_present'
+      | 'vt2_present'
+      | 'sampling'
+      | 'noise_cv'
+      | 'outlier_rate'
+      | 'gaps'
+      | 'hr'
+      | 'load'
+      | 'fatmax_fraction'
+    >
+  >;
 
 function resolveOptions(options: GeneratorOptions, rng: Rng): Resolved {
   const protocol: Protocol = options.protocol ?? 'ramp';

@@ -9,7 +9,17 @@ const MB = 1024 * 1024;
 
 /** A workbook written by SheetJS whose one sheet is padded with `rowXml` repeated to `inflatedMb` MB. */
 export function paddedXlsx(inflatedMb: number, rowXml: string): Buffer {
-  const seed = unzipSync(writeWorkbook([{ name: 'Daten', data: [['t', 'VO2'], [0, 300]] }]));
+  const seed = unzipSync(
+    writeWorkbook([
+      {
+        name: 'Daten',
+        data: [
+          ['t', 'VO2'],
+          [0, 300],
+        ],
+      },
+    ]),
+  );
   const sheetName = Object.keys(seed).find((n) => /worksheets\/sheet1\.xml$/.test(n)) as string;
   const [head, tail] = strFromU8(seed[sheetName]).split('</sheetData>');
   const parts: Uint8Array[] = [];

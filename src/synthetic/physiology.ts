@@ -39,18 +39,14 @@ export function fatOxidationGMin(vo2_l_min: number, vco2_l_min: number): number 
 
 /** Metabolic RER at a relative intensity x (fraction of VO2peak). */
 export function metabolicRer(p: SubjectPhysiology, x: number): number {
-  const r = p.rer0 + (1 - p.rer0) * Math.pow(Math.max(0, x) / p.rer_xc, p.rer_k);
+  const r = p.rer0 + (1 - p.rer0) * (Math.max(0, x) / p.rer_xc) ** p.rer_k;
   return Math.min(1, r);
 }
 
 /** Steady-state VCO2 (mL/min) at a VO2 (mL/min). */
 export function steadyVco2(p: SubjectPhysiology, vo2: number): number {
   const x = vo2 / p.vo2peak_ml_min;
-  return (
-    metabolicRer(p, x) * vo2 +
-    p.buffer_gain * Math.max(0, vo2 - p.vt1_ml_min) +
-    p.hyperventilation_gain * Math.max(0, vo2 - p.vt2_ml_min)
-  );
+  return metabolicRer(p, x) * vo2 + p.buffer_gain * Math.max(0, vo2 - p.vt1_ml_min) + p.hyperventilation_gain * Math.max(0, vo2 - p.vt2_ml_min);
 }
 
 /** VE (L/min) from VCO2 (mL/min); `vco2AtVt2` is the VCO2 at VT2, where compensation starts. */
@@ -77,7 +73,7 @@ export function heartRate(p: SubjectPhysiology, vo2: number): number {
 /** Breathing frequency from VE: rate rises late and steeply as tidal volume saturates. */
 export function breathingFrequency(p: SubjectPhysiology, ve: number, veRest: number, vePeak: number): number {
   const u = clamp01((ve - veRest) / Math.max(1e-6, vePeak - veRest));
-  return p.rf_rest + (p.rf_max - p.rf_rest) * Math.pow(u, 1.6);
+  return p.rf_rest + (p.rf_max - p.rf_rest) * u ** 1.6;
 }
 
 /** Age-predicted maximal heart rate (Tanaka, Monahan & Seals 2001). */
@@ -92,7 +88,7 @@ export function predictedHrMax(age_years: number): number {
 export function rerExponentForFatmax(target: number, r0: number, xc: number): number {
   const a = 1.695 - 1.701 * r0;
   const b = 1.701 * (1 - r0);
-  const peakAt = (k: number): number => xc * Math.pow(a / (b * (k + 1)), 1 / k);
+  const peakAt = (k: number): number => xc * (a / (b * (k + 1))) ** (1 / k);
   let lo = 0.3;
   let hi = 8;
   for (let i = 0; i < 60; i++) {
@@ -104,5 +100,5 @@ export function rerExponentForFatmax(target: number, r0: number, xc: number): nu
 }
 
 function clamp01(x: number): number {
-  return x < 0 ? 0 : x > 1 ? 1 : x;
+  return x < 0 ? 0 : Math.min(x, 1);
 }

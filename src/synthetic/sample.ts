@@ -79,7 +79,7 @@ export function generateSample(oscillating: boolean): Sample {
     filename: name,
     content: toCanonicalJson(test.recording),
     note:
-      'Synthetic incremental cycle test from this service\'s seeded generator (not a person): 900 s at 2-s intervals, ' +
+      "Synthetic incremental cycle test from this service's seeded generator (not a person): 900 s at 2-s intervals, " +
       'rest, unloaded warm-up, ramp, recovery. Upload it with POST /v1/cpet/content using this filename and content.' +
       (oscillating ? ' It contains an exercise oscillatory ventilation pattern with PetCO2 in antiphase.' : ''),
     expected: {

@@ -33,7 +33,10 @@ export class FairQueue<T> {
   /**
    * `slots` tasks run at once (the thread count); at most `limit` wait, beyond that `push` refuses.
    */
-  constructor(private readonly slots: number, private readonly limit: number) {
+  constructor(
+    private readonly slots: number,
+    private readonly limit: number,
+  ) {
     this.perOwner = slots > 1 ? slots - 1 : 1;
   }
 

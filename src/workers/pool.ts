@@ -64,10 +64,12 @@ export function createTaskRunner(options: RunnerOptions): TaskRunner {
   return {
     run: (task, owner = 'anonymous') => {
       if (closing) return Promise.reject(serviceUnavailable('The service is shutting down; retry on another instance.', 'shutting_down', 1));
-      return queue.push(owner, () => execute(task)).catch((err: unknown) => {
-        if (err instanceof QueueFullError) throw serviceUnavailable(`Every worker is busy and ${err.limit} tasks are waiting; retry shortly.`, 'workers_busy', 2);
-        throw err;
-      });
+      return queue
+        .push(owner, () => execute(task))
+        .catch((err: unknown) => {
+          if (err instanceof QueueFullError) throw serviceUnavailable(`Every worker is busy and ${err.limit} tasks are waiting; retry shortly.`, 'workers_busy', 2);
+          throw err;
+        });
     },
     ping: async (timeoutMs) => {
       try {

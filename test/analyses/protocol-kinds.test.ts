@@ -53,7 +53,7 @@ describe('every analysis on each protocol kind', function () {
     });
   }
 
-  it('constant load on a real file (whippr\'s three square-wave bouts): vt refused, substrate reports three bouts', async () => {
+  it("constant load on a real file (whippr's three square-wave bouts): vt refused, substrate reports three bouts", async () => {
     const path = join(PROJECT_ROOT, 'formats', 'cosmed-xlsx', 'fixtures', 'pft-suite-en-breath-by-breath', 'input.xlsx');
     const { recording } = await readUpload('input.xlsx', readFileSync(path), plugins.formats);
     const [vt, substrate] = await runAnalyses(recording, ['vt', 'substrate'], plugins.analyses, REQUEST);
@@ -96,7 +96,7 @@ describe('every analysis on each protocol kind', function () {
     else expect(real.context?.protocol).to.equal('interval');
   });
 
-  it('the request\'s protocol overrides the reading and is echoed in every provenance', async () => {
+  it("the request's protocol overrides the reading and is echoed in every provenance", async () => {
     const protocol = { kind: 'steps' as const, stage_s: 120, increment_w: 25 };
     const [vt] = await runAnalyses(synthetic('constant'), ['vt'], plugins.analyses, { ...REQUEST, protocol });
     expect(vt.provenance.protocol).to.deep.equal(protocol);

@@ -52,7 +52,10 @@ const PDF = '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 o
 
 function csvRows(path: string): string[][] {
   // The cells the tests read hold no comma or quote, so a split suffices here.
-  return readFileSync(path, 'utf8').trimEnd().split('\r\n').map((line) => line.split(','));
+  return readFileSync(path, 'utf8')
+    .trimEnd()
+    .split('\r\n')
+    .map((line) => line.split(','));
 }
 
 function readOutcome(path: string): FileOutcome {
@@ -95,8 +98,13 @@ describe('cpet (command line)', function () {
     it('answers --help for itself and every command, exit code 0', async () => {
       const runs = await Promise.all([[], ['analyze'], ['formats'], ['sample'], ['keys'], ['mcp']].map((cmd) => cpet(lab, [...cmd, '--help'])));
       for (const run of runs) expect(run.code, run.stderr).to.equal(0);
-      expect(runs[0].stdout).to.match(/analyze <files or folders\.\.\.>/).and.match(/mcp/);
-      expect(runs[1].stdout).to.match(/--url <url>/).and.match(/--jobs <n>/).and.match(/summary\.csv/);
+      expect(runs[0].stdout)
+        .to.match(/analyze <files or folders\.\.\.>/)
+        .and.match(/mcp/);
+      expect(runs[1].stdout)
+        .to.match(/--url <url>/)
+        .and.match(/--jobs <n>/)
+        .and.match(/summary\.csv/);
       expect(runs[4].stdout).to.match(/cpet keys create --name <name> --tier/);
     });
 
@@ -112,7 +120,9 @@ describe('cpet (command line)', function () {
       const runs = await Promise.all(cases.map(([args]) => cpet(lab, args, { CPET_API_KEY: '' })));
       for (const [i, [args, message]] of cases.entries()) {
         expect(runs[i].code, args.join(' ')).to.equal(2);
-        expect(runs[i].stderr, args.join(' ')).to.match(message).and.match(/--help/);
+        expect(runs[i].stderr, args.join(' '))
+          .to.match(message)
+          .and.match(/--help/);
       }
     });
   });
@@ -230,7 +240,7 @@ describe('cpet (command line)', function () {
       await request(harness.service.app).get(`/v1/cpet/${kept.cpet_id}`).set('X-API-Key', key).expect(200);
     });
 
-    it('lists the service\'s formats', async () => {
+    it("lists the service's formats", async () => {
       const run = await cpet(lab, ['formats', '--url', url, '--json'], { CPET_API_KEY: key });
       expect(run.code, run.stderr).to.equal(0);
       expect((JSON.parse(run.stdout) as { id: string }[]).map((f) => f.id)).to.include('cosmed-xlsx');
@@ -260,7 +270,7 @@ describe('cpet (command line)', function () {
       expect(run.stdout).to.match(/VT1 at \d+ s/);
     });
 
-    it('runs the operator\'s key commands on the server\'s store', async () => {
+    it("runs the operator's key commands on the server's store", async () => {
       const dataDir = join(lab, 'data');
       const created = await cpet(lab, ['keys', 'create', '--name', 'lab2', '--tier', 'free', '--products', 'vt'], { DATA_DIR: dataDir });
       expect(created.code, created.stderr).to.equal(0);

@@ -25,7 +25,7 @@ const PY_DIR = join(PROJECT_ROOT, 'clients', 'python');
 const R_CLIENT = join(PROJECT_ROOT, 'clients', 'r', 'R', 'client.R');
 
 function codeBlock(readme: string, lang: string): string {
-  const m = new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(readFileSync(readme, 'utf8'));
+  const m = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(readFileSync(readme, 'utf8'));
   if (!m) throw new Error(`${readme} has no ${lang} example`);
   return m[1];
 }
@@ -118,17 +118,24 @@ describe('Python and R clients on a live service', function () {
         .set('X-API-Key', key)
         .send(binary ? { filename: `input.${c.extension}`, content_base64: bytes.toString('base64') } : { filename: `input.${c.extension}`, content: bytes.toString('utf8') });
       if (up.status !== 200) continue;
-      const res = await request(h.service.app).get(`/v1/cpet/${up.body.cpet_id}/export`).set('X-API-Key', key).buffer(true).parse((r, cb) => {
-        let text = '';
-        r.on('data', (d: Buffer) => (text += d.toString('utf8')));
-        r.on('end', () => cb(null, text));
-      });
+      const res = await request(h.service.app)
+        .get(`/v1/cpet/${up.body.cpet_id}/export`)
+        .set('X-API-Key', key)
+        .buffer(true)
+        .parse((r, cb) => {
+          let text = '';
+          r.on('data', (d: Buffer) => (text += d.toString('utf8')));
+          r.on('end', () => cb(null, text));
+        });
       expect(res.status, c.format).to.equal(200);
       const routeCsv = res.body as string;
       const file = join(dir, `${c.format}.csv`);
       writeFileSync(file, routeCsv);
       const columns = ['t_s', ...expected.columns.map((col) => col.name), 'phase', 'flags'];
-      for (const [name, text] of [['pandas', await run(PYTHON, [read, file], {})], ['read.csv', await run('Rscript', [readR, file], {})]] as const) {
+      for (const [name, text] of [
+        ['pandas', await run(PYTHON, [read, file], {})],
+        ['read.csv', await run('Rscript', [readR, file], {})],
+      ] as const) {
         const got = JSON.parse(text) as { nrow: number; columns: string[]; values: Record<string, (number | null)[]> };
         const where = `${c.format}/${c.name} via ${name}`;
         expect(got.nrow, where).to.equal(rec.t_s.length);
@@ -141,7 +148,11 @@ describe('Python and R clients on a live service', function () {
       const io = { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, cwd: PROJECT_ROOT };
       expect(await main(['export', c.input, '--out', out], io)).to.equal(0);
       const cliCsv = readFileSync(join(out, readdirSync(out)[0]), 'utf8');
-      const body = (t: string) => t.split('\n').filter((l) => !/^# (cpet_id|source_file|exported_at):/.test(l)).join('\n');
+      const body = (t: string) =>
+        t
+          .split('\n')
+          .filter((l) => !/^# (cpet_id|source_file|exported_at):/.test(l))
+          .join('\n');
       expect(body(cliCsv), c.format).to.equal(body(routeCsv));
     }
   });

@@ -53,7 +53,12 @@ describe('deploy/kubernetes', () => {
   it('routes on /ready, restarts on /health, pauses before the drain, and outlasts it', () => {
     const pod = (find('Deployment', 'cpet-api').spec as { template: { spec: Record<string, unknown> } }).template.spec as {
       terminationGracePeriodSeconds: number;
-      containers: { readinessProbe: { httpGet: { path: string } }; livenessProbe: { httpGet: { path: string } }; lifecycle: { preStop: { sleep: { seconds: number } } }; env: { name: string; value?: string }[] }[];
+      containers: {
+        readinessProbe: { httpGet: { path: string } };
+        livenessProbe: { httpGet: { path: string } };
+        lifecycle: { preStop: { sleep: { seconds: number } } };
+        env: { name: string; value?: string }[];
+      }[];
     };
     const [api] = pod.containers;
     expect(api.readinessProbe.httpGet.path).to.equal('/ready');

@@ -77,7 +77,12 @@ describe('nginx in front of three instances on one Redis', function () {
     nginx = spawn(NGINX, ['-p', nginxDir, '-c', join(nginxDir, 'nginx.conf')], { stdio: 'ignore' });
     base = `http://127.0.0.1:${listen}`;
     const deadline = Date.now() + 20_000;
-    while (!(await fetch(`${base}/health`).then((r) => r.ok, () => false))) {
+    while (
+      !(await fetch(`${base}/health`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
       if (Date.now() > deadline) throw new Error('nginx did not answer');
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -126,7 +126,9 @@ describe('bounded reading of hostile uploads', () => {
     const started = performance.now();
     const error = await refusal('lol.xml', Buffer.from(billionLaughs(false), 'utf8'), plugins);
     expect(error.code).to.equal('PARSER_ERROR');
-    expect(() => readSpreadsheetMl(billionLaughs(false))).to.throw(ServiceError).with.property('code', 'PARSER_ERROR');
+    expect(() => readSpreadsheetMl(billionLaughs(false)))
+      .to.throw(ServiceError)
+      .with.property('code', 'PARSER_ERROR');
     expect(performance.now() - started).to.be.below(1000);
   });
 
@@ -138,8 +140,12 @@ describe('bounded reading of hostile uploads', () => {
 
   it('places SpreadsheetML cells by ss:Index and ss:MergeAcross and refuses an index that runs backwards', () => {
     const xml = (cells: string) => `<Workbook xmlns="urn:schemas-microsoft-com:office:spreadsheet"><Worksheet ss:Name="S"><Table><Row ss:Index="2">${cells}</Row></Table></Worksheet></Workbook>`;
-    const [sheet] = readSpreadsheetMl(xml('<Cell ss:MergeAcross="1"><Data ss:Type="String">a</Data></Cell><Cell><Data ss:Type="Number">1.5</Data></Cell><Cell ss:Index="6"><Data ss:Type="String">z</Data></Cell>'));
+    const [sheet] = readSpreadsheetMl(
+      xml('<Cell ss:MergeAcross="1"><Data ss:Type="String">a</Data></Cell><Cell><Data ss:Type="Number">1.5</Data></Cell><Cell ss:Index="6"><Data ss:Type="String">z</Data></Cell>'),
+    );
     expect(sheet.rows).to.deep.equal([[], ['a', null, 1.5, null, null, 'z']]);
-    expect(() => readSpreadsheetMl(xml('<Cell ss:Index="3"/><Cell ss:Index="2"/>'))).to.throw(ServiceError).with.property('code', 'PARSER_ERROR');
+    expect(() => readSpreadsheetMl(xml('<Cell ss:Index="3"/><Cell ss:Index="2"/>')))
+      .to.throw(ServiceError)
+      .with.property('code', 'PARSER_ERROR');
   });
 });

@@ -26,7 +26,7 @@ describe('formats/canonical-json', () => {
     });
   }
 
-  it('claims no other format\'s fixture', () => {
+  it("claims no other format's fixture", () => {
     checkClaimsNoOtherFixture(plugin);
   });
 
@@ -35,12 +35,19 @@ describe('formats/canonical-json', () => {
     expect(readFileSync(fixture?.input as string, 'utf8')).to.equal(generateSample(false).content);
   });
 
-  it('carries what a converter writes: nulls stay missing, phases, subject and the cart\'s thresholds are kept', async () => {
+  it("carries what a converter writes: nulls stay missing, phases, subject and the cart's thresholds are kept", async () => {
     const { recording } = await checkFixture(plugin, cases.find((c) => c.name === 'gaps-and-markers') as (typeof cases)[number]);
     expect(recording.channels.VE?.values[2]).to.equal(null);
-    expect(recording.phases.map((p) => [p.phase, p.source])).to.deep.equal([['rest', 'file'], ['exercise', 'file'], ['recovery', 'file']]);
+    expect(recording.phases.map((p) => [p.phase, p.source])).to.deep.equal([
+      ['rest', 'file'],
+      ['exercise', 'file'],
+      ['recovery', 'file'],
+    ]);
     expect(recording.subject).to.include({ body_mass_kg: 68.5, sex: 'female' });
-    expect(recording.embedded_thresholds.map((t) => [t.name, t.label])).to.deep.equal([['VT1', 'AT'], ['VT2', 'RCP']]);
+    expect(recording.embedded_thresholds.map((t) => [t.name, t.label])).to.deep.equal([
+      ['VT1', 'AT'],
+      ['VT2', 'RCP'],
+    ]);
     expect(recording.sampling).to.include({ method: 'averaged', averaging_s: 10 });
   });
 });

@@ -14,8 +14,6 @@ const XLSX = 'xlsx-de-anonymised';
 
 const input = (name: string) => fixtureInput('cortex-metasoft', name);
 
-
-
 /** Replaces the text of the `col`-th <Data> of the SpreadsheetML row whose first two cells are `first` and `second`. */
 function setCell(xml: string, first: string, second: string, col: number, value: string): string {
   return xml.replace(/<Row>[\s\S]*?<\/Row>/g, (row) => {

@@ -15,8 +15,6 @@ const PFT = 'pft-suite-en-breath-by-breath';
 
 const input = (name: string) => fixtureInput('cosmed-xlsx', name);
 
-
-
 async function parseBytes(filename: string, bytes: Buffer): Promise<Recording> {
   return cosmed.parse(new FileView(filename, bytes));
 }
@@ -135,7 +133,22 @@ describe('cosmed-xlsx format', () => {
     /** The Omnia file rewritten as an English export: Data/Results, AT/RC filled, Power in Watt, end-tidal in kPa. */
     function englishOmnia(): Buffer {
       const sheets = readSheets(input(OMNIA).bytes, { raw: true, blankrows: true, defval: null });
-      const rename: Record<string, string> = { Nachname: 'Last Name', Geschlecht: 'Sex', Männlich: 'Male', Alter: 'Age', 'Größe (cm)': 'Height (cm)', 'Gewicht (kg)': 'Weight (kg)', Af: 'Rf', HF: 'HR', PeO2: 'PetO2', PeCO2: 'PetCO2', R: 'RQ', VT1: 'AT', VT2: 'RC', Marker: 'Power' };
+      const rename: Record<string, string> = {
+        Nachname: 'Last Name',
+        Geschlecht: 'Sex',
+        Männlich: 'Male',
+        Alter: 'Age',
+        'Größe (cm)': 'Height (cm)',
+        'Gewicht (kg)': 'Weight (kg)',
+        Af: 'Rf',
+        HF: 'HR',
+        PeO2: 'PetO2',
+        PeCO2: 'PetCO2',
+        R: 'RQ',
+        VT1: 'AT',
+        VT2: 'RC',
+        Marker: 'Power',
+      };
       const data = sheets[0].data.map((row) => row.map((c) => (typeof c === 'string' && rename[c] ? rename[c] : c)));
       const header = data[0];
       const power = header.indexOf('Power');

@@ -63,7 +63,10 @@ describe('layout variants generated from the real exports', () => {
           expect(result.detection.confidence).to.equal(variant.format === 'generic-table' ? 'last_resort' : 'detected');
           expectSameNumbers(variant, result.recording, base.recording);
           for (const [name, { why }] of Object.entries(variant.scaled ?? {})) {
-            expect(result.recording.flags.some((f) => f.code === 'unit_assumed' && f.detail.toLowerCase().includes(name.toLowerCase())), `${name}: ${why}`).to.equal(true);
+            expect(
+              result.recording.flags.some((f) => f.code === 'unit_assumed' && f.detail.toLowerCase().includes(name.toLowerCase())),
+              `${name}: ${why}`,
+            ).to.equal(true);
           }
         });
       }

@@ -46,7 +46,10 @@ function utf16(text: string, order: 'le' | 'be', bom: boolean): Buffer {
 
 /** The delimiter of a table: tab or semicolon allow decimal commas, a comma does not. */
 function allowsDecimalComma(text: string): boolean {
-  const lines = text.split(/\r\n|\n/).filter((l) => l.trim() !== '').slice(0, 50);
+  const lines = text
+    .split(/\r\n|\n/)
+    .filter((l) => l.trim() !== '')
+    .slice(0, 50);
   const withTabs = lines.filter((l) => l.includes('\t')).length;
   const withSemicolons = lines.filter((l) => l.includes(';')).length;
   return withTabs > lines.length / 2 || withSemicolons > lines.length / 2;

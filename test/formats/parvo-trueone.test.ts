@@ -15,8 +15,6 @@ const XLSX = 'xlsx-30s-bins';
 
 const input = (name: string) => fixtureInput('parvo-trueone', name);
 
-
-
 function peak(rec: Recording, name: 'VO2'): number {
   return Math.max(...(rec.channels[name]?.values ?? []).filter((v): v is number => v !== null));
 }
@@ -176,7 +174,9 @@ describe('parvo-trueone format', () => {
             if (code === 'UNSUPPORTED_FORMAT') {
               // A cut archive loses its directory: nothing can attribute it, and the parser itself says PARSER_ERROR.
               expect(parvo.detect(new FileView(filename, cut)).score).to.be.below(0.5);
-              expect(() => parvo.parse(new FileView(filename, cut))).to.throw(ServiceError).with.property('code', 'PARSER_ERROR');
+              expect(() => parvo.parse(new FileView(filename, cut)))
+                .to.throw(ServiceError)
+                .with.property('code', 'PARSER_ERROR');
             } else {
               expect(code).to.equal('PARSER_ERROR');
             }

@@ -12,7 +12,9 @@ const workbook = (rows: string) =>
 
 describe('the SpreadsheetML reader', () => {
   it('skips a commented-out row instead of reading it as data', () => {
-    const [sheet] = readSpreadsheetMl(workbook('<Row><Cell><Data ss:Type="String">t</Data></Cell></Row>\n<!-- <Row><Cell><Data ss:Type="Number">99</Data></Cell></Row> -->\n<Row><Cell><Data ss:Type="Number">1</Data></Cell></Row>'));
+    const [sheet] = readSpreadsheetMl(
+      workbook('<Row><Cell><Data ss:Type="String">t</Data></Cell></Row>\n<!-- <Row><Cell><Data ss:Type="Number">99</Data></Cell></Row> -->\n<Row><Cell><Data ss:Type="Number">1</Data></Cell></Row>'),
+    );
     expect(sheet.rows).to.deep.equal([['t'], [1]]);
   });
 

@@ -59,7 +59,9 @@ export function itDetectsAndSnapshotsEveryFixture(plugin: FormatPlugin, minScore
   before(async () => {
     plugins = (await loadPlugins()).formats;
   });
-  for (const name of readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
+  for (const name of readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)) {
     it(`detects ${name} as ${format} with every other format well below`, () => {
       const { filename, bytes } = fixtureInput(format, name);
       const { plugin: chosen, candidates } = chooseFormat(new FileView(filename, bytes), plugins);

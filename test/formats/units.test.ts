@@ -221,7 +221,14 @@ describe('src/recording/build.ts', () => {
   });
 
   it('shifts a negative start (rest before the test) to zero, phases too', () => {
-    const rec = buildRecording(raw([-240, -120, 0, 120], { phase_starts: [{ phase: 'rest', t_s: -240 }, { phase: 'exercise', t_s: 0 }] }));
+    const rec = buildRecording(
+      raw([-240, -120, 0, 120], {
+        phase_starts: [
+          { phase: 'rest', t_s: -240 },
+          { phase: 'exercise', t_s: 0 },
+        ],
+      }),
+    );
     expect(rec.t_s).to.deep.equal([0, 120, 240, 360]);
     expect(codes(rec)).to.include('time_origin_shifted');
     expect(rec.clock.repair_applied).to.match(/negative start shifted by 240 s/);
@@ -267,7 +274,7 @@ describe('src/recording/build.ts', () => {
     expect(avg.sampling).to.deep.equal({ method: 'averaged', raw_interval_s: 10, interval_known: true, averaging_s: 10 });
   });
 
-  it('lets the parser\'s sampling hint win over inference, with its averaging window', () => {
+  it("lets the parser's sampling hint win over inference, with its averaging window", () => {
     const rec = buildRecording(raw([56, 60, 120, 180], { sampling_hint: { method: 'averaged', averaging_s: 60 } }));
     expect(rec.sampling).to.include({ method: 'averaged', averaging_s: 60 });
     const bxb = buildRecording(raw([0, 1, 2, 3], { sampling_hint: { method: 'breath_by_breath' } }));
@@ -290,7 +297,15 @@ describe('src/recording/build.ts', () => {
       ['exercise', 59, 3002, 'file'],
       ['recovery', 3002, 3009, 'file'],
     ]);
-    const late = buildRecording(raw([0, 10, 20], { phase_starts: [{ phase: 'exercise', t_s: 0 }, { phase: 'recovery', t_s: 500 }, { phase: 'rest', t_s: 900 }] }));
+    const late = buildRecording(
+      raw([0, 10, 20], {
+        phase_starts: [
+          { phase: 'exercise', t_s: 0 },
+          { phase: 'recovery', t_s: 500 },
+          { phase: 'rest', t_s: 900 },
+        ],
+      }),
+    );
     expect(late.phases.map((p) => [p.phase, p.t_start_s, p.t_end_s])).to.deep.equal([['exercise', 0, 20]]);
   });
 
@@ -304,10 +319,8 @@ describe('src/recording/build.ts', () => {
     expect(buildRecording(raw([0, 1])).phases).to.deep.equal([]);
   });
 
-  it('passes subject, thresholds and the parser\'s flags through, and gives the median of a list', () => {
-    const rec = buildRecording(
-      raw([0, 1], { subject: { body_mass_kg: 66 }, embedded_thresholds: [{ name: 'VT1', label: 'LT', vo2_ml_min: 3150 }], flags: [{ code: 'x', detail: 'y' }] }),
-    );
+  it("passes subject, thresholds and the parser's flags through, and gives the median of a list", () => {
+    const rec = buildRecording(raw([0, 1], { subject: { body_mass_kg: 66 }, embedded_thresholds: [{ name: 'VT1', label: 'LT', vo2_ml_min: 3150 }], flags: [{ code: 'x', detail: 'y' }] }));
     expect(rec.subject).to.deep.equal({ body_mass_kg: 66 });
     expect(rec.embedded_thresholds).to.have.length(1);
     expect(codes(rec)).to.deep.equal(['x']);

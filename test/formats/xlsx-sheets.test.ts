@@ -28,7 +28,10 @@ function expectSameAsSheetJs(bytes: Buffer, label: string): void {
   const expected = sheetJs(bytes);
   const got = direct(bytes);
   expect(got, `${label}: the direct reader declined the workbook`).to.not.equal(null);
-  expect(got!.map((s) => s.name), label).to.deep.equal(expected.map((s) => s.name));
+  expect(
+    got!.map((s) => s.name),
+    label,
+  ).to.deep.equal(expected.map((s) => s.name));
   got!.forEach((s, i) => {
     expect(s.rows, `${label} ${s.name}: rows`).to.deep.equal(expected[i].rows);
     expect(s.head, `${label} ${s.name}: head`).to.deep.equal(expected[i].rows.slice(0, READ_LIMITS.head_rows));
@@ -65,7 +68,11 @@ describe('xlsx sheets read straight from the archive', () => {
     const written = writeWorkbook([{ name: 'Offset', data: [[], [], [null, null, 'a', 1], [], [null, null, 'b', 2]] }]);
     const sheet = withPart(written, 'xl/worksheets/sheet1.xml', (xml) => xml.replace(/<dimension ref="[^"]*"/, '<dimension ref="C3:D5"'));
     expectSameAsSheetJs(sheet, 'dimension C3:D5');
-    expect(sheetJs(sheet)[0].rows).to.deep.equal([['a', 1], [null, null], ['b', 2]]);
+    expect(sheetJs(sheet)[0].rows).to.deep.equal([
+      ['a', 1],
+      [null, null],
+      ['b', 2],
+    ]);
   });
 
   it('lists sheets in the order node-xlsx does, integer-like names first', () => {
@@ -88,16 +95,26 @@ describe('xlsx sheets read straight from the archive', () => {
   });
 
   it('leaves to SheetJS a sheet without a stated dimension, and the file still reads the same rows', () => {
-    const book = withPart(writeWorkbook([{ name: 'Data', data: [['t', 'VO2'], [1, 2]] }]), 'xl/worksheets/sheet1.xml', (xml) => xml.replace(/<dimension[^>]*\/>/, ''));
+    const book = withPart(
+      writeWorkbook([
+        {
+          name: 'Data',
+          data: [
+            ['t', 'VO2'],
+            [1, 2],
+          ],
+        },
+      ]),
+      'xl/worksheets/sheet1.xml',
+      (xml) => xml.replace(/<dimension[^>]*\/>/, ''),
+    );
     const sheets = openXlsx(new BoundedZip(book, READ_LIMITS.max_uncompressed_bytes), LIMITS)!;
     expect(sheets[0].rows()).to.equal(null);
     expect(new FileView('x.xlsx', book).sheets()!.map((s) => s.rows)).to.deep.equal(sheetJs(book).map((s) => s.rows));
   });
 
   it('declines workbooks whose structure it does not read: no shared-string rich text guessed', () => {
-    const book = withPart(writeWorkbook([{ name: 'Data', data: [['t', 'VO2']] }], 'xlsx', true), 'xl/sharedStrings.xml', (xml) =>
-      xml.replace('<si><t>t</t></si>', '<si><r><t>t</t></r></si>'),
-    );
+    const book = withPart(writeWorkbook([{ name: 'Data', data: [['t', 'VO2']] }], 'xlsx', true), 'xl/sharedStrings.xml', (xml) => xml.replace('<si><t>t</t></si>', '<si><r><t>t</t></r></si>'));
     expect(openXlsx(new BoundedZip(book, READ_LIMITS.max_uncompressed_bytes), LIMITS)).to.equal(null);
     expect(new FileView('x.xlsx', book).sheets()!.map((s) => s.rows)).to.deep.equal(sheetJs(book).map((s) => s.rows));
   });

@@ -91,8 +91,15 @@ describe('cpet mcp', function () {
   it('carries in its descriptions the notes that must accompany the numbers', async () => {
     const { tools } = await client.listTools();
     const analyze = tools.find((t) => t.name === 'analyzeCpet')?.description ?? '';
-    expect(analyze).to.match(/not a diagnosis/).and.match(/beta/).and.match(/upper bound/).and.match(/corroborate a threshold model and never override it/).and.match(/web application only/);
-    expect(tools.find((t) => t.name === 'computeMetrics')?.description).to.match(/not a diagnosis/).and.match(/corroborate/);
+    expect(analyze)
+      .to.match(/not a diagnosis/)
+      .and.match(/beta/)
+      .and.match(/upper bound/)
+      .and.match(/corroborate a threshold model and never override it/)
+      .and.match(/web application only/);
+    expect(tools.find((t) => t.name === 'computeMetrics')?.description)
+      .to.match(/not a diagnosis/)
+      .and.match(/corroborate/);
     expect(tools.find((t) => t.name === 'getCpetSeries')?.description).to.match(/never for computing/);
     expect(client.getInstructions()).to.match(/not a diagnosis/);
   });

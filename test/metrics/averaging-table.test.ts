@@ -16,8 +16,16 @@ function table(): { columns: string[]; rows: { file: string; cells: string[] }[]
   const text = readFileSync(join(PROJECT_ROOT, 'src', 'metrics', 'README.md'), 'utf8');
   const start = text.indexOf('<!-- vo2peak-by-averaging -->');
   expect(start, 'the README holds the table').to.be.greaterThan(0);
-  const lines = text.slice(start).split('\n').slice(1).filter((l) => l.startsWith('|'));
-  const cells = (l: string) => l.split('|').slice(1, -1).map((c) => c.trim());
+  const lines = text
+    .slice(start)
+    .split('\n')
+    .slice(1)
+    .filter((l) => l.startsWith('|'));
+  const cells = (l: string) =>
+    l
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
   const header = cells(lines[0]);
   return {
     columns: header.slice(1).map((h) => /`(\{.*\})`/.exec(h)![1]),

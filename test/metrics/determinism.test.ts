@@ -17,7 +17,12 @@ describe('metric determinism', () => {
     expect(a.stdout).to.equal(b.stdout);
     // And the same as in this process.
     const reg = createMetricRegistry();
-    const here = JSON.stringify(reg.compute(generateTest({ seed: 7 }).recording, reg.list().map((e) => e.name)));
+    const here = JSON.stringify(
+      reg.compute(
+        generateTest({ seed: 7 }).recording,
+        reg.list().map((e) => e.name),
+      ),
+    );
     expect(here).to.equal(a.stdout);
     const parsed = JSON.parse(a.stdout) as Record<string, { status: string }>;
     // Seed 7 is a ramp, which has no stages for stage_summary.

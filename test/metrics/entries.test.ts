@@ -66,7 +66,10 @@ describe('metric entries', () => {
     const v = value<{ repaired: boolean; note: string; samples_dropped: number }>(clockIntegrity.compute(rec, DEFAULT_METRIC_OPTIONS));
     expect(v.repaired).to.equal(true);
     expect(v.samples_dropped).to.equal(3);
-    expect(v.note).to.match(/phase clock resets joined/).and.to.match(/3 samples were dropped/).and.to.match(/420.5 s as written to 958 s/);
+    expect(v.note)
+      .to.match(/phase clock resets joined/)
+      .and.to.match(/3 samples were dropped/)
+      .and.to.match(/420.5 s as written to 958 s/);
   });
 
   it('says the sampling adequacy with the shared oscillation band, and refuses an unknown interval', () => {

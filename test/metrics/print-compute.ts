@@ -8,4 +8,11 @@ import { generateTest } from '../../src/synthetic/generate.js';
 const seed = Number(process.argv[2] ?? 1);
 const reg = createMetricRegistry();
 const { recording } = generateTest({ seed });
-process.stdout.write(JSON.stringify(reg.compute(recording, reg.list().map((e) => e.name))));
+process.stdout.write(
+  JSON.stringify(
+    reg.compute(
+      recording,
+      reg.list().map((e) => e.name),
+    ),
+  ),
+);

@@ -14,7 +14,11 @@ describe('metric registry', () => {
     const reg = createMetricRegistry([entry('zeta_extra'), entry('substrate_summary')]);
     // stage_summary is a built-in extension beyond spec section 2.3: after the spec's metrics, before plugins' extras.
     expect(reg.list().map((e) => e.name)).to.deep.equal([...SPEC_METRIC_ORDER, 'stage_summary', 'zeta_extra']);
-    expect(createMetricRegistry().list().map((e) => e.name)).to.deep.equal([...SPEC_METRIC_ORDER.filter((n) => n !== 'substrate_summary'), 'stage_summary']);
+    expect(
+      createMetricRegistry()
+        .list()
+        .map((e) => e.name),
+    ).to.deep.equal([...SPEC_METRIC_ORDER.filter((n) => n !== 'substrate_summary'), 'stage_summary']);
   });
 
   it('describes each entry with exactly the fields GET /v1/metrics shows', () => {

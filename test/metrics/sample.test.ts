@@ -10,7 +10,10 @@ describe('metrics on the public sample, uploaded as a user would', () => {
     const reg = createMetricRegistry(analyses.flatMap((a) => a.metrics ?? []));
     const sample = generateSample(false);
     const { recording } = await readUpload(sample.filename, Buffer.from(sample.content), formats);
-    const r = reg.compute(recording, reg.list().map((e) => e.name));
+    const r = reg.compute(
+      recording,
+      reg.list().map((e) => e.name),
+    );
     // The sample is a ramp: stage_summary has no stages to summarise and says so.
     for (const [name, result] of Object.entries(r)) expect(result.status, `${name}: ${JSON.stringify(result)}`).to.equal(name === 'stage_summary' ? 'unavailable' : 'ok');
     const vo2max = (r.vo2max as { value: number }).value;

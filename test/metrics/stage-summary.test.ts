@@ -34,7 +34,7 @@ describe('stage_summary', () => {
     return (await readUpload(name, readFileSync(path), plugins.formats)).recording;
   }
 
-  it('summarises the stages of a real treadmill step test (spiro\'s ZAN example) over their last 30 s', async () => {
+  it("summarises the stages of a real treadmill step test (spiro's ZAN example) over their last 30 s", async () => {
     const stages = stagesOf(computeStageSummary(await read('zan-dat', 'spiro-zan-gxt', 'input.dat')));
     expect(stages.length).to.be.at.least(5);
     for (let k = 0; k < stages.length; k++) {

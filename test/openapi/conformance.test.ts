@@ -69,9 +69,17 @@ describe('domain outputs against the published schemas', () => {
     expect(check.response('computeMetrics', 200, wrong)).to.not.be.empty;
     const vtWithEovFindings = {
       cpet_id: 'x',
-      results: [{ analysis: 'vt', status: 'ok', findings: { grade: 'none' }, quality: 'good', notes: [], provenance: { analysis_version: '2026.08', schema_version: '1.0', computed_at: '2026-01-01T00:00:00Z', model: 'gandalf', latency_ms: 1 } }],
+      results: [
+        {
+          analysis: 'vt',
+          status: 'ok',
+          findings: { grade: 'none' },
+          quality: 'good',
+          notes: [],
+          provenance: { analysis_version: '2026.08', schema_version: '1.0', computed_at: '2026-01-01T00:00:00Z', model: 'gandalf', latency_ms: 1 },
+        },
+      ],
     };
     expect(check.response('analyzeCpet', 200, vtWithEovFindings), 'an envelope is checked against its own analysis').to.not.be.empty;
   });
 });
-

@@ -1,15 +1,6 @@
 import { expect } from 'chai';
 import { ERROR_STATUS } from '../../src/errors.js';
-import {
-  errorCodesOf,
-  errorTable,
-  isPublicOperation,
-  listOperations,
-  loadApiDocument,
-  publicDocument,
-  type ApiDocument,
-  type SchemaObject,
-} from '../../src/openapi/document.js';
+import { errorCodesOf, errorTable, isPublicOperation, listOperations, loadApiDocument, publicDocument, type ApiDocument, type SchemaObject } from '../../src/openapi/document.js';
 import { CHANNEL_NAMES } from '../../src/recording/recording.js';
 
 /** The operationIds the server registers handlers under, with their routes. */
@@ -65,7 +56,9 @@ describe('openapi document', () => {
   it('is OpenAPI 3.1 with info.version v1 and says it is research software, not a diagnosis', () => {
     expect(doc.openapi).to.equal('3.1.0');
     expect(doc.info.version).to.equal('v1');
-    expect(doc.info.description).to.match(/research software/i).and.match(/not a diagnosis/i);
+    expect(doc.info.description)
+      .to.match(/research software/i)
+      .and.match(/not a diagnosis/i);
   });
 
   it('has exactly the operationIds the server routes by, each on its route', () => {
@@ -73,13 +66,17 @@ describe('openapi document', () => {
   });
 
   it('marks exactly the multipart upload, the ticket post, the metrics and the web application routes x-internal', () => {
-    const internal = listOperations(doc).filter((e) => e.operation['x-internal'] === true).map((e) => e.operation.operationId);
+    const internal = listOperations(doc)
+      .filter((e) => e.operation['x-internal'] === true)
+      .map((e) => e.operation.operationId);
     expect(internal.sort()).to.deep.equal([...INTERNAL].sort());
   });
 
   it('asks for the X-API-Key header everywhere except the public routes and the web session routes', () => {
     expect(doc.components?.securitySchemes?.ApiKey).to.deep.include({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
-    const open = listOperations(doc).filter((e) => isPublicOperation(doc, e)).map((e) => e.operation.operationId);
+    const open = listOperations(doc)
+      .filter((e) => isPublicOperation(doc, e))
+      .map((e) => e.operation.operationId);
     expect(open.sort()).to.deep.equal([...PUBLIC].sort());
     const bySession = listOperations(doc).filter((e) => JSON.stringify(e.operation.security ?? doc.security) === '[{"WebSession":[]}]');
     expect(bySession.map((e) => e.operation.operationId).sort()).to.deep.equal(WEB.filter((id) => id !== 'createWebSession').sort());
@@ -89,7 +86,11 @@ describe('openapi document', () => {
     expect(doc.components?.securitySchemes?.WebSession).to.deep.include({ type: 'apiKey', in: 'cookie', name: 'cpet_web_session' });
     for (const entry of listOperations(doc).filter((e) => WEB.includes(e.operation.operationId as string))) {
       expect(entry.path, entry.operation.operationId).to.match(/^\/v1\/web\//);
-      if (entry.operation.security) expect(entry.parameters.some((p) => p.in === 'header' && p.name === 'X-CSRF-Token' && p.required), entry.operation.operationId).to.equal(true);
+      if (entry.operation.security)
+        expect(
+          entry.parameters.some((p) => p.in === 'header' && p.name === 'X-CSRF-Token' && p.required),
+          entry.operation.operationId,
+        ).to.equal(true);
     }
   });
 
@@ -169,7 +170,10 @@ describe('public document', () => {
   it('has no x-internal operation and no path left without an operation', () => {
     expect(listOperations(pub).some((e) => e.operation['x-internal'] === true)).to.equal(false);
     for (const [path, item] of Object.entries(pub.paths)) {
-      expect(Object.keys(item).filter((k) => k !== 'parameters'), path).to.not.be.empty;
+      expect(
+        Object.keys(item).filter((k) => k !== 'parameters'),
+        path,
+      ).to.not.be.empty;
     }
     expect(pub.paths).to.not.have.property('/v1/uploads/{ticket}');
     expect(pub.paths['/v1/cpet']).to.equal(undefined);

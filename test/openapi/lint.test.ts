@@ -21,9 +21,7 @@ interface LintProblem {
 /** Runs `redocly lint --format=json` with the project's config; a non-zero exit still prints the report. */
 async function lint(file: string): Promise<{ totals: { errors: number; warnings: number }; problems: LintProblem[] }> {
   const args = ['lint', file, '--format=json', `--config=${CONFIG}`];
-  const output = await run(REDOCLY, args, { cwd: PROJECT_ROOT, maxBuffer: 16 * 1024 * 1024 }).catch(
-    (err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }),
-  );
+  const output = await run(REDOCLY, args, { cwd: PROJECT_ROOT, maxBuffer: 16 * 1024 * 1024 }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
   return JSON.parse(output.stdout);
 }
 

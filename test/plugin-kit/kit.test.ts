@@ -21,7 +21,27 @@ describe('the plugin kit (cpet-analysis-service/plugin)', () => {
   });
 
   it('holds the contract, the Recording builder, the refusals, the table layer and the fixture checks', () => {
-    for (const name of ['buildRecording', 'parserError', 'CHANNEL_NAMES', 'CHANNEL_UNITS', 'MIN_SCORE', 'FileView', 'textTable', 'textHead', 'locateTable', 'readTable', 'textSource', 'sheetSource', 'readTimeColumn', 'decideUnit', 'nameKey', 'vendorNames', 'checkFixture', 'checkClaimsNoOtherFixture', 'listFixtureCases']) {
+    for (const name of [
+      'buildRecording',
+      'parserError',
+      'CHANNEL_NAMES',
+      'CHANNEL_UNITS',
+      'MIN_SCORE',
+      'FileView',
+      'textTable',
+      'textHead',
+      'locateTable',
+      'readTable',
+      'textSource',
+      'sheetSource',
+      'readTimeColumn',
+      'decideUnit',
+      'nameKey',
+      'vendorNames',
+      'checkFixture',
+      'checkClaimsNoOtherFixture',
+      'listFixtureCases',
+    ]) {
       expect(kit, name).to.have.property(name);
     }
   });

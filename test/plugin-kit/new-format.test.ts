@@ -18,7 +18,6 @@ const run = promisify(execFile);
 const ID = 'acme-cart-csv';
 const PACKAGE = 'acme-cart-csv-format';
 
-
 describe('a new format plugin, as docs/plugins.md writes it', function () {
   this.timeout(180_000);
   const files = walkthroughFiles();
@@ -29,7 +28,15 @@ describe('a new format plugin, as docs/plugins.md writes it', function () {
 
   it('has every file the walkthrough names', () => {
     expect([...files.keys()].sort()).to.deep.equal(
-      [`formats/${ID}/detect.ts`, `formats/${ID}/fixtures/first-test/input.csv`, `formats/${ID}/index.ts`, `formats/${ID}/meta.ts`, `formats/${ID}/parse.ts`, `test/formats/${ID}.test.ts`, 'package.json'].sort(),
+      [
+        `formats/${ID}/detect.ts`,
+        `formats/${ID}/fixtures/first-test/input.csv`,
+        `formats/${ID}/index.ts`,
+        `formats/${ID}/meta.ts`,
+        `formats/${ID}/parse.ts`,
+        `test/formats/${ID}.test.ts`,
+        'package.json',
+      ].sort(),
     );
   });
 
@@ -94,7 +101,9 @@ describe('a new format plugin, as docs/plugins.md writes it', function () {
       }
       expect(error).to.be.instanceOf(PluginError);
       expect((error as PluginError).code).to.equal('PLUGIN_NOT_FOUND');
-      expect((error as Error).message).to.include(PROJECT_ROOT).and.include(work);
+      expect((error as Error).message)
+        .to.include(PROJECT_ROOT)
+        .and.include(work);
     });
   });
 });

@@ -95,7 +95,9 @@ describe('a format plugin packed and installed with npm, loaded by the built ser
         const key = readFileSync(join(dataDir, 'local-api-key'), 'utf8').trim();
         const headers = { 'X-API-Key': key, 'Content-Type': 'application/json' };
         const formats = (await (await fetch(`${base}/v1/formats`, { headers })).json()) as { formats: { id: string }[] };
-        expect(formats.formats.map((f) => f.id)).to.include(ID).and.include('generic-table');
+        expect(formats.formats.map((f) => f.id))
+          .to.include(ID)
+          .and.include('generic-table');
         const up = await fetch(`${base}/v1/cpet/content`, { method: 'POST', headers, body: JSON.stringify({ filename: 'first-test.csv', content: example }) });
         const body = (await up.json()) as { source: { format: string; detection: { confidence: string } } };
         expect(up.status, JSON.stringify(body)).to.equal(200);

@@ -37,7 +37,12 @@ describe('npm ci --omit=dev, then npm start', function () {
     const port = await freePort();
     const dataDir = join(copy, 'data');
     // Its own process group, so SIGTERM reaches npm and the node process it started, as a service manager sends it.
-    const child = spawn('npm', ['start'], { cwd: copy, detached: true, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['start'], {
+      cwd: copy,
+      detached: true,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));

@@ -76,7 +76,12 @@ describe('drain on SIGTERM', function () {
     const pipeClosed = new Promise<void>((resolve) => child.stdout.once('end', () => resolve()));
     const base = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 60_000;
-    while (!(await fetch(`${base}/health`).then((r) => r.ok, () => false))) {
+    while (
+      !(await fetch(`${base}/health`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
       expect(Date.now(), 'the service answers /health').to.be.below(deadline);
       await new Promise((r) => setTimeout(r, 100));
     }

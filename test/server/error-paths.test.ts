@@ -49,7 +49,11 @@ describe('every error path against its OpenAPI response schema', function () {
     capped = await h.key({ monthly_limit: 1 });
     id = (await request(h.service.app).post('/v1/cpet/content').set('X-API-Key', key).send({ filename: sample.filename, content: sample.content }).expect(200)).body.cpet_id;
     cappedId = (await request(h.service.app).post('/v1/cpet/content').set('X-API-Key', capped).send({ filename: sample.filename, content: sample.content }).expect(200)).body.cpet_id;
-    await request(h.service.app).post(`/v1/cpet/${cappedId}/compute`).set('X-API-Key', capped).send({ metrics: ['vo2max'] }).expect(200);
+    await request(h.service.app)
+      .post(`/v1/cpet/${cappedId}/compute`)
+      .set('X-API-Key', capped)
+      .send({ metrics: ['vo2max'] })
+      .expect(200);
     limited = await startHarness({ store: 'sqlite', rateLimitPerMinute: 1 });
     limitedKey = await limited.key();
     await request(limited.service.app).get('/v1/capabilities').set('X-API-Key', limitedKey).expect(200);
@@ -60,24 +64,122 @@ describe('every error path against its OpenAPI response schema', function () {
   });
 
   const ticketPath = async (): Promise<string> => new URL((await request(h.service.app).post('/v1/uploads').set('X-API-Key', key).send({}).expect(200)).body.upload_url).pathname;
-  const json = (k: () => string, path: () => string, body: unknown): Call => (app) => request(app).post(path()).set('X-API-Key', k()).send(body as object);
+  const json =
+    (k: () => string, path: () => string, body: unknown): Call =>
+    (app) =>
+      request(app)
+        .post(path())
+        .set('X-API-Key', k())
+        .send(body as object);
 
   const paths = (): ErrorPath[] => [
     { operation: 'getCapabilities', status: 401, code: 'MISSING_API_KEY', call: (app) => request(app).get('/v1/capabilities') },
-    { operation: 'getCapabilities', status: 403, code: 'INVALID_API_KEY', call: (app) => request(app).get('/v1/capabilities').set('X-API-Key', 'cpet_0000000000000000_' + 'a'.repeat(43)) },
+    {
+      operation: 'getCapabilities',
+      status: 403,
+      code: 'INVALID_API_KEY',
+      call: (app) =>
+        request(app)
+          .get('/v1/capabilities')
+          .set('X-API-Key', `cpet_0000000000000000_${'a'.repeat(43)}`),
+    },
     { operation: 'getCapabilities', status: 403, code: 'KEY_EXPIRED', call: (app) => request(app).get('/v1/capabilities').set('X-API-Key', expiredKey) },
-    { operation: 'uploadCpetContent', status: 413, code: 'RECORDING_TOO_LONG', call: json(() => key, () => '/v1/cpet/content', { filename: 'r.json', content: JSON.stringify({ format: 'cpet-canonical/1', time_s: [0, 1, 1e6], channels: { VE: [10, 11, 12] } }) }) },
-    { operation: 'uploadCpetContent', status: 422, code: 'UNSUPPORTED_FORMAT', call: json(() => key, () => '/v1/cpet/content', { filename: 'notes.txt', content: 'hello' }) },
-    { operation: 'uploadCpetContent', status: 422, code: 'PARSER_ERROR', call: json(() => key, () => '/v1/cpet/content', { filename: 'r.json', content: '{"format":"cpet-canonical/1","time_s":"x"}' }) },
-    { operation: 'uploadCpetContent', status: 422, code: 'VALIDATION_ERROR', call: json(() => key, () => '/v1/cpet/content', { filename: 'r.json' }) },
-    { operation: 'uploadCpetContent', status: 422, code: 'VALIDATION_ERROR', call: (app) => request(app).post('/v1/cpet/content').set('X-API-Key', key).set('Content-Type', 'application/json').send('{"filename":') },
-    { operation: 'uploadCpetMultipart', status: 413, code: 'FILE_TOO_LARGE', call: (app) => request(app).post('/v1/cpet').set('X-API-Key', key).attach('file', Buffer.alloc(25 * 1024 * 1024 + 1), 'big.txt') },
+    {
+      operation: 'uploadCpetContent',
+      status: 413,
+      code: 'RECORDING_TOO_LONG',
+      call: json(
+        () => key,
+        () => '/v1/cpet/content',
+        { filename: 'r.json', content: JSON.stringify({ format: 'cpet-canonical/1', time_s: [0, 1, 1e6], channels: { VE: [10, 11, 12] } }) },
+      ),
+    },
+    {
+      operation: 'uploadCpetContent',
+      status: 422,
+      code: 'UNSUPPORTED_FORMAT',
+      call: json(
+        () => key,
+        () => '/v1/cpet/content',
+        { filename: 'notes.txt', content: 'hello' },
+      ),
+    },
+    {
+      operation: 'uploadCpetContent',
+      status: 422,
+      code: 'PARSER_ERROR',
+      call: json(
+        () => key,
+        () => '/v1/cpet/content',
+        { filename: 'r.json', content: '{"format":"cpet-canonical/1","time_s":"x"}' },
+      ),
+    },
+    {
+      operation: 'uploadCpetContent',
+      status: 422,
+      code: 'VALIDATION_ERROR',
+      call: json(
+        () => key,
+        () => '/v1/cpet/content',
+        { filename: 'r.json' },
+      ),
+    },
+    {
+      operation: 'uploadCpetContent',
+      status: 422,
+      code: 'VALIDATION_ERROR',
+      call: (app) => request(app).post('/v1/cpet/content').set('X-API-Key', key).set('Content-Type', 'application/json').send('{"filename":'),
+    },
+    {
+      operation: 'uploadCpetMultipart',
+      status: 413,
+      code: 'FILE_TOO_LARGE',
+      call: (app) =>
+        request(app)
+          .post('/v1/cpet')
+          .set('X-API-Key', key)
+          .attach('file', Buffer.alloc(25 * 1024 * 1024 + 1), 'big.txt'),
+    },
     { operation: 'uploadCpetMultipart', status: 422, code: 'VALIDATION_ERROR', call: (app) => request(app).post('/v1/cpet').set('X-API-Key', key).field('retain_hours', '2') },
-    { operation: 'uploadCpetMultipart', status: 422, code: 'VALIDATION_ERROR', call: (app) => request(app).post('/v1/cpet').set('X-API-Key', key).field('retain_hours', '999').attach('file', Buffer.from(sample.content), sample.filename) },
-    { operation: 'uploadCpetMultipart', status: 422, code: 'VALIDATION_ERROR', call: (app) => request(app).post('/v1/cpet').set('X-API-Key', key).set('Content-Type', 'multipart/form-data').send('no boundary') },
-    { operation: 'uploadCpetMultipart', status: 422, code: 'VALIDATION_ERROR', call: (app) => request(app).post('/v1/cpet').set('X-API-Key', key).set('Content-Type', 'multipart/form-data; boundary=x').send('--x\r\nbroken header\r\n\r\nabc\r\n--x--') },
-    { operation: 'uploadCpetMultipart', status: 422, code: 'VALIDATION_ERROR', call: (app) => request(app).post('/v1/cpet').set('X-API-Key', key).set('Content-Type', 'multipart/form-data; boundary=x').send('--x\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc') },
-    { operation: 'createUploadTickets', status: 422, code: 'VALIDATION_ERROR', call: json(() => key, () => '/v1/uploads', { count: 0 }) },
+    {
+      operation: 'uploadCpetMultipart',
+      status: 422,
+      code: 'VALIDATION_ERROR',
+      call: (app) => request(app).post('/v1/cpet').set('X-API-Key', key).field('retain_hours', '999').attach('file', Buffer.from(sample.content), sample.filename),
+    },
+    {
+      operation: 'uploadCpetMultipart',
+      status: 422,
+      code: 'VALIDATION_ERROR',
+      call: (app) => request(app).post('/v1/cpet').set('X-API-Key', key).set('Content-Type', 'multipart/form-data').send('no boundary'),
+    },
+    {
+      operation: 'uploadCpetMultipart',
+      status: 422,
+      code: 'VALIDATION_ERROR',
+      call: (app) => request(app).post('/v1/cpet').set('X-API-Key', key).set('Content-Type', 'multipart/form-data; boundary=x').send('--x\r\nbroken header\r\n\r\nabc\r\n--x--'),
+    },
+    {
+      operation: 'uploadCpetMultipart',
+      status: 422,
+      code: 'VALIDATION_ERROR',
+      call: (app) =>
+        request(app)
+          .post('/v1/cpet')
+          .set('X-API-Key', key)
+          .set('Content-Type', 'multipart/form-data; boundary=x')
+          .send('--x\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc'),
+    },
+    {
+      operation: 'createUploadTickets',
+      status: 422,
+      code: 'VALIDATION_ERROR',
+      call: json(
+        () => key,
+        () => '/v1/uploads',
+        { count: 0 },
+      ),
+    },
     { operation: 'getCpet', status: 404, code: 'CPET_NOT_FOUND', call: (app) => request(app).get('/v1/cpet/nope').set('X-API-Key', key) },
     { operation: 'deleteCpet', status: 404, code: 'CPET_NOT_FOUND', call: (app) => request(app).delete('/v1/cpet/nope').set('X-API-Key', key) },
     { operation: 'getCpetSeries', status: 422, code: 'VALIDATION_ERROR', call: (app) => request(app).get(`/v1/cpet/${id}/series?channels=NOPE`).set('X-API-Key', key) },
@@ -86,15 +188,96 @@ describe('every error path against its OpenAPI response schema', function () {
     { operation: 'exportCpet', status: 404, code: 'CPET_NOT_FOUND', call: (app) => request(app).get('/v1/cpet/nope/export').set('X-API-Key', key) },
     { operation: 'exportCpet', status: 422, code: 'VALIDATION_ERROR', call: (app) => request(app).get(`/v1/cpet/${id}/export?resample=1s&averaging=time_bins&window_s=30`).set('X-API-Key', key) },
     { operation: 'exportCpet', status: 422, code: 'VALIDATION_ERROR', call: (app) => request(app).get(`/v1/cpet/${id}/export?averaging=time_bins&breaths=3&window_s=30`).set('X-API-Key', key) },
-    { operation: 'computeMetrics', status: 422, code: 'VALIDATION_ERROR', call: json(() => key, () => `/v1/cpet/${id}/compute`, { metrics: ['vo2max'], averaging: { kind: 'rolling_breaths', window_s: 30 } }) },
-    { operation: 'analyzeCpet', status: 422, code: 'UNKNOWN_ANALYSIS', call: json(() => key, () => `/v1/cpet/${id}/analyze`, { analyses: ['signal'] }) },
-    { operation: 'analyzeCpet', status: 422, code: 'VALIDATION_ERROR', call: json(() => key, () => `/v1/cpet/${id}/analyze`, { analysis: ['vt'] }) },
-    { operation: 'analyzeCpet', status: 422, code: 'VALIDATION_ERROR', call: json(() => key, () => `/v1/cpet/${id}/analyze`, { medications: ['x'.repeat(100_000)] }) },
-    { operation: 'analyzeCpet', status: 403, code: 'PRODUCT_NOT_ENABLED', call: json(() => vtOnly, () => `/v1/cpet/${id}/analyze`, { analyses: ['eov'] }) },
-    { operation: 'analyzeCpet', status: 404, code: 'CPET_NOT_FOUND', call: json(() => key, () => '/v1/cpet/nope/analyze', { analyses: ['vt'] }) },
-    { operation: 'analyzeCpet', status: 429, code: 'QUOTA_EXCEEDED', call: json(() => capped, () => `/v1/cpet/${cappedId}/analyze`, { analyses: ['vt'] }) },
-    { operation: 'computeMetrics', status: 422, code: 'VALIDATION_ERROR', call: json(() => key, () => `/v1/cpet/${id}/compute`, { metrics: Array.from({ length: 500 }, (_, i) => `nope${i}`) }) },
-    { operation: 'computeMetrics', status: 404, code: 'CPET_NOT_FOUND', call: json(() => key, () => '/v1/cpet/nope/compute', { metrics: ['vo2max'] }) },
+    {
+      operation: 'computeMetrics',
+      status: 422,
+      code: 'VALIDATION_ERROR',
+      call: json(
+        () => key,
+        () => `/v1/cpet/${id}/compute`,
+        { metrics: ['vo2max'], averaging: { kind: 'rolling_breaths', window_s: 30 } },
+      ),
+    },
+    {
+      operation: 'analyzeCpet',
+      status: 422,
+      code: 'UNKNOWN_ANALYSIS',
+      call: json(
+        () => key,
+        () => `/v1/cpet/${id}/analyze`,
+        { analyses: ['signal'] },
+      ),
+    },
+    {
+      operation: 'analyzeCpet',
+      status: 422,
+      code: 'VALIDATION_ERROR',
+      call: json(
+        () => key,
+        () => `/v1/cpet/${id}/analyze`,
+        { analysis: ['vt'] },
+      ),
+    },
+    {
+      operation: 'analyzeCpet',
+      status: 422,
+      code: 'VALIDATION_ERROR',
+      call: json(
+        () => key,
+        () => `/v1/cpet/${id}/analyze`,
+        { medications: ['x'.repeat(100_000)] },
+      ),
+    },
+    {
+      operation: 'analyzeCpet',
+      status: 403,
+      code: 'PRODUCT_NOT_ENABLED',
+      call: json(
+        () => vtOnly,
+        () => `/v1/cpet/${id}/analyze`,
+        { analyses: ['eov'] },
+      ),
+    },
+    {
+      operation: 'analyzeCpet',
+      status: 404,
+      code: 'CPET_NOT_FOUND',
+      call: json(
+        () => key,
+        () => '/v1/cpet/nope/analyze',
+        { analyses: ['vt'] },
+      ),
+    },
+    {
+      operation: 'analyzeCpet',
+      status: 429,
+      code: 'QUOTA_EXCEEDED',
+      call: json(
+        () => capped,
+        () => `/v1/cpet/${cappedId}/analyze`,
+        { analyses: ['vt'] },
+      ),
+    },
+    {
+      operation: 'computeMetrics',
+      status: 422,
+      code: 'VALIDATION_ERROR',
+      call: json(
+        () => key,
+        () => `/v1/cpet/${id}/compute`,
+        { metrics: Array.from({ length: 500 }, (_, i) => `nope${i}`) },
+      ),
+    },
+    {
+      operation: 'computeMetrics',
+      status: 404,
+      code: 'CPET_NOT_FOUND',
+      call: json(
+        () => key,
+        () => '/v1/cpet/nope/compute',
+        { metrics: ['vo2max'] },
+      ),
+    },
     { operation: 'listMetrics', status: 401, code: 'MISSING_API_KEY', call: (app) => request(app).get('/v1/metrics') },
     { operation: 'listFormats', status: 403, code: 'INVALID_API_KEY', call: (app) => request(app).get('/v1/formats').set('X-API-Key', 'nope') },
     { operation: 'getSample', status: 422, code: 'VALIDATION_ERROR', call: (app) => request(app).get('/v1/sample?oscillating=maybe') },
@@ -120,11 +303,22 @@ describe('every error path against its OpenAPI response schema', function () {
   it('answers the ticket route and its refusals as documented', async () => {
     const bad = await request(h.service.app).post('/v1/uploads/x.y').attach('file', Buffer.from(sample.content), sample.filename).expect(403);
     await expectMatchesSpec(bad.body, 'postTicketUpload', 403);
-    const wrong = await request(h.service.app).post(await ticketPath()).attach('file', Buffer.from('hello'), 'a.txt').expect(422);
+    const wrong = await request(h.service.app)
+      .post(await ticketPath())
+      .attach('file', Buffer.from('hello'), 'a.txt')
+      .expect(422);
     await expectMatchesSpec(wrong.body, 'postTicketUpload', 422);
-    const none = await request(h.service.app).post(await ticketPath()).set('Content-Type', 'application/octet-stream').send(Buffer.alloc(0)).expect(422);
+    const none = await request(h.service.app)
+      .post(await ticketPath())
+      .set('Content-Type', 'application/octet-stream')
+      .send(Buffer.alloc(0))
+      .expect(422);
     await expectMatchesSpec(none.body, 'postTicketUpload', 422);
-    const big = await request(h.service.app).post(await ticketPath()).set('Content-Type', 'application/octet-stream').send(Buffer.alloc(25 * 1024 * 1024 + 1)).expect(413);
+    const big = await request(h.service.app)
+      .post(await ticketPath())
+      .set('Content-Type', 'application/octet-stream')
+      .send(Buffer.alloc(25 * 1024 * 1024 + 1))
+      .expect(413);
     await expectMatchesSpec(big.body, 'postTicketUpload', 413);
     const saved = process.env.TICKET_SECRET;
     process.env.TICKET_SECRET = 'short';
@@ -161,7 +355,9 @@ describe('every error path against its OpenAPI response schema', function () {
   });
 
   it('answers unknown routes and wrong methods in the error shape', async () => {
-    const missing = await request(h.service.app).get(`/v1/${'x'.repeat(5000)}`).expect(404);
+    const missing = await request(h.service.app)
+      .get(`/v1/${'x'.repeat(5000)}`)
+      .expect(404);
     expect(missing.body.error).to.equal('NOT_FOUND');
     expect(missing.text.length).to.be.lessThan(2048);
     const wrong = await request(h.service.app).put('/v1/capabilities').expect(405);
@@ -204,7 +400,18 @@ describe('every error path against its OpenAPI response schema', function () {
         return out as T;
       };
       store = { ...failing(real), kind: real.kind, keys: failing(real.keys), close: () => real.close() };
-      const config: Config = { port: 0, host: '127.0.0.1', dataDir, redisUrl: null, rateLimitPerMinute: 100, workers: 0, publicBaseUrl: null, formatPackages: [], now: Date.now, operations: { logLevel: 'silent' } };
+      const config: Config = {
+        port: 0,
+        host: '127.0.0.1',
+        dataDir,
+        redisUrl: null,
+        rateLimitPerMinute: 100,
+        workers: 0,
+        publicBaseUrl: null,
+        formatPackages: [],
+        now: Date.now,
+        operations: { logLevel: 'silent' },
+      };
       service = await createService(config, { store });
     });
     after(async () => {

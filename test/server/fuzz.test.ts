@@ -109,7 +109,10 @@ function mutate(next: () => number, seeds: Seed[]): Seed {
   if (kind < 0.88) {
     const n = 2 + Math.floor(next() * 200);
     const times = Array.from({ length: n }, (_, i) => (next() < 0.1 ? pick(['NaN', 'Infinity', '-1e300', '1e300', '"3"', 'null', String(i)]) : String(i * 3)));
-    return { filename: 'canonical.json', bytes: Buffer.from(`{"format":"cpet-canonical/1","time_s":[${times.join(',')}],"channels":{"VO2":[${times.map(() => String(Math.floor(next() * 4000))).join(',')}]}}`) };
+    return {
+      filename: 'canonical.json',
+      bytes: Buffer.from(`{"format":"cpet-canonical/1","time_s":[${times.join(',')}],"channels":{"VO2":[${times.map(() => String(Math.floor(next() * 4000))).join(',')}]}}`),
+    };
   }
   if (kind < 0.94) {
     const depth = 100 + Math.floor(next() * 20_000);
@@ -177,7 +180,9 @@ describe('fuzzed uploads against the built server', function () {
         if (route < 0.4) {
           operation = 'uploadCpetContent';
           const text = file.bytes.toString('utf8');
-          const body = Buffer.from(text, 'utf8').equals(file.bytes) ? { filename: file.filename || 'x', content: text } : { filename: file.filename || 'x', content_base64: file.bytes.toString('base64') };
+          const body = Buffer.from(text, 'utf8').equals(file.bytes)
+            ? { filename: file.filename || 'x', content: text }
+            : { filename: file.filename || 'x', content_base64: file.bytes.toString('base64') };
           res = await fetch(`${server.base}/v1/cpet/content`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
         } else if (route < 0.8) {
           operation = 'uploadCpetMultipart';

@@ -83,7 +83,10 @@ export async function startHarness(options: Options): Promise<Harness> {
       return key;
     },
     async upload(key, body) {
-      const res = await request(service.app).post('/v1/cpet/content').set('X-API-Key', key).send(body ?? { filename: sample.filename, content: sample.content });
+      const res = await request(service.app)
+        .post('/v1/cpet/content')
+        .set('X-API-Key', key)
+        .send(body ?? { filename: sample.filename, content: sample.content });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       return res.body.cpet_id as string;
     },
@@ -122,7 +125,7 @@ export async function expectMatchesSpec(body: unknown, operationId: string, stat
   })();
   const api = await validator;
   const result = api.validateResponse(body, operationId, status);
-  if (result.errors && result.errors.length) {
+  if (result.errors?.length) {
     throw new Error(`${operationId} ${status} does not match the spec: ${JSON.stringify(result.errors.slice(0, 5))}`);
   }
 }

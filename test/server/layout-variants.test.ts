@@ -34,7 +34,9 @@ describe('layout variants through the API', function () {
   }
 
   async function series(id: string, channels: string[]): Promise<Series> {
-    const res = await request(h.service.app).get(`/v1/cpet/${id}/series?channels=${channels.join(',')}&max_points=5000`).set('X-API-Key', key);
+    const res = await request(h.service.app)
+      .get(`/v1/cpet/${id}/series?channels=${channels.join(',')}&max_points=5000`)
+      .set('X-API-Key', key);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body.series as Series;
   }
@@ -47,7 +49,9 @@ describe('layout variants through the API', function () {
     const { filename, bytes } = fixtureInput(format, variant.original);
     const res = await request(h.service.app).post('/v1/cpet').set('X-API-Key', key).attach('file', bytes, filename);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    const channels = Object.entries(res.body.channels as Record<string, { present: boolean }>).filter(([, c]) => c.present).map(([n]) => n);
+    const channels = Object.entries(res.body.channels as Record<string, { present: boolean }>)
+      .filter(([, c]) => c.present)
+      .map(([n]) => n);
     const entry = { format, series: await series(res.body.cpet_id, channels), channels };
     originals.set(cacheKey, entry);
     return entry;

@@ -90,7 +90,11 @@ describe('logs, request ids, metrics and headers', function () {
 
   it('serves Prometheus metrics: requests by route and status, analysis latency by model, the worker queue, uploads by format', async () => {
     const up = await request(service.app).post('/v1/cpet/content').set('X-API-Key', key).send({ filename: sample.filename, content: sample.content }).expect(200);
-    await request(service.app).post(`/v1/cpet/${up.body.cpet_id}/analyze`).set('X-API-Key', key).send({ analyses: ['vt'] }).expect(200);
+    await request(service.app)
+      .post(`/v1/cpet/${up.body.cpet_id}/analyze`)
+      .set('X-API-Key', key)
+      .send({ analyses: ['vt'] })
+      .expect(200);
     const res = await request(service.app).get('/metrics').expect(200);
     expect(res.headers['content-type']).to.match(/^text\/plain/);
     expect(res.text).to.match(/cpet_http_requests_total\{method="POST",route="\/v1\/cpet\/content",status="200"\} \d+/);

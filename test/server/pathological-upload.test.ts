@@ -45,7 +45,11 @@ describe('a pathological upload under the per-task budget', function () {
     const labStart = Date.now();
     const own = await request(h.service.app).post('/v1/cpet/content').set('X-API-Key', lab).send({ filename: sample.filename, content: sample.content });
     expect(own.status, JSON.stringify(own.body).slice(0, 200)).to.equal(200);
-    await request(h.service.app).post(`/v1/cpet/${own.body.cpet_id}/compute`).set('X-API-Key', lab).send({ metrics: ['vo2max'] }).expect(200);
+    await request(h.service.app)
+      .post(`/v1/cpet/${own.body.cpet_id}/compute`)
+      .set('X-API-Key', lab)
+      .send({ metrics: ['vo2max'] })
+      .expect(200);
     const labMs = Date.now() - labStart;
 
     for (const { res, ms } of await Promise.all(bombs)) {

@@ -84,11 +84,7 @@ describe('issue 14 regressions', function () {
 
   it('answers an unknown field nested 5,000 deep with a small 422, not a 500', async () => {
     const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
-    const res = await request(h.service.app)
-      .post('/v1/cpet/content')
-      .set('X-API-Key', key)
-      .set('Content-Type', 'application/json')
-      .send(`{"filename":"x.json","content":"{}","extra":${deep}}`);
+    const res = await request(h.service.app).post('/v1/cpet/content').set('X-API-Key', key).set('Content-Type', 'application/json').send(`{"filename":"x.json","content":"{}","extra":${deep}}`);
     expect(res.status).to.equal(422);
     expect(res.body.error).to.equal('VALIDATION_ERROR');
     expect(res.text.length).to.be.lessThan(4096);
@@ -97,7 +93,10 @@ describe('issue 14 regressions', function () {
   });
 
   it('echoes at most a bounded summary of a 20 MB unknown field', async () => {
-    const res = await request(h.service.app).post('/v1/cpet/content').set('X-API-Key', key).send({ filename: 'x.json', content: '{}', extra: 'A'.repeat(20 * MB) });
+    const res = await request(h.service.app)
+      .post('/v1/cpet/content')
+      .set('X-API-Key', key)
+      .send({ filename: 'x.json', content: '{}', extra: 'A'.repeat(20 * MB) });
     expect(res.status).to.equal(422);
     expect(res.text.length).to.be.lessThan(4096);
     expect(res.body.context.errors[0].input).to.match(/^A{200}…\[truncated: 20971520 characters\]$/);
@@ -125,7 +124,10 @@ describe('issue 14 regressions', function () {
     for (let i = 100; i < corrupt.length - 200; i += 97) corrupt[i] ^= 0x5a;
     damaged.push(corrupt);
     for (const bytes of damaged) {
-      const res = await request(h.service.app).post('/v1/cpet/content').set('X-API-Key', key).send({ filename: 'test.xlsx', content_base64: bytes.toString('base64') });
+      const res = await request(h.service.app)
+        .post('/v1/cpet/content')
+        .set('X-API-Key', key)
+        .send({ filename: 'test.xlsx', content_base64: bytes.toString('base64') });
       expect(res.status).to.be.within(400, 499);
       expect(res.body.context.archive, 'what is wrong with the archive, beside where').to.be.a('string');
       await expectMatchesSpec(res.body, 'uploadCpetContent', res.status);
@@ -137,7 +139,11 @@ describe('issue 14 regressions', function () {
     const id = (await upload(sample.content, sample.filename, capped).expect(200)).body.cpet_id as string;
     const statuses = await Promise.all(
       Array.from({ length: 30 }, () =>
-        request(h.service.app).post(`/v1/cpet/${id}/compute`).set('X-API-Key', capped).send({ metrics: ['vo2max'] }).then((r) => r.status),
+        request(h.service.app)
+          .post(`/v1/cpet/${id}/compute`)
+          .set('X-API-Key', capped)
+          .send({ metrics: ['vo2max'] })
+          .then((r) => r.status),
       ),
     );
     expect(statuses.filter((s) => s === 200)).to.have.length(3);
@@ -216,9 +222,7 @@ describe('issue 14 regressions', function () {
     it('keeps its memory and /health fast under 40 keyless 24 MB uploads', async () => {
       const before = process.memoryUsage().rss;
       const chunk = Buffer.alloc(MB, 0x41);
-      const uploads = Array.from({ length: 40 }, () =>
-        partialPost(running.port, '/v1/cpet/content', { 'Content-Type': 'application/json' }, 24 * MB, chunk).then((a) => a.status),
-      );
+      const uploads = Array.from({ length: 40 }, () => partialPost(running.port, '/v1/cpet/content', { 'Content-Type': 'application/json' }, 24 * MB, chunk).then((a) => a.status));
       const started = Date.now();
       await fetch(`http://127.0.0.1:${running.port}/health`);
       const healthMs = Date.now() - started;

@@ -160,7 +160,11 @@ for (const kind of STORE_KINDS) {
 
       it('refuses random bytes with UNSUPPORTED_FORMAT and the canonical shape to convert into', async () => {
         const bytes = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256));
-        const res = await request(app).post('/v1/cpet/content').set('X-API-Key', key).send({ filename: 'export.xlsx', content_base64: bytes.toString('base64') }).expect(422);
+        const res = await request(app)
+          .post('/v1/cpet/content')
+          .set('X-API-Key', key)
+          .send({ filename: 'export.xlsx', content_base64: bytes.toString('base64') })
+          .expect(422);
         expect(res.body.error).to.equal('UNSUPPORTED_FORMAT');
         expect(res.body.context.recovery.schema).to.be.an('object');
         await expectMatchesSpec(res.body, 'uploadCpetContent', 422);
@@ -274,7 +278,12 @@ for (const kind of STORE_KINDS) {
         const mint = await request(app).post('/v1/uploads').set('X-API-Key', key).send({}).expect(200);
         const path = new URL(mint.body.upload_url).pathname;
         const statuses = await Promise.all(
-          Array.from({ length: 50 }, () => request(app).post(path).attach('file', Buffer.from(sample.content), sample.filename).then((r) => r.status)),
+          Array.from({ length: 50 }, () =>
+            request(app)
+              .post(path)
+              .attach('file', Buffer.from(sample.content), sample.filename)
+              .then((r) => r.status),
+          ),
         );
         expect(statuses.filter((s) => s === 200)).to.have.length(1);
         expect(statuses.filter((s) => s === 403)).to.have.length(49);
@@ -288,8 +297,12 @@ for (const kind of STORE_KINDS) {
         const routes = [
           request(app).get(`/v1/cpet/${id}`),
           request(app).get(`/v1/cpet/${id}/series`),
-          request(app).post(`/v1/cpet/${id}/analyze`).send({ analyses: h.service.deps.plugins.analyses.map((a) => a.name).slice(0, 1) }),
-          request(app).post(`/v1/cpet/${id}/compute`).send({ metrics: [h.service.deps.metrics.list()[0]?.name ?? 'vo2max'] }),
+          request(app)
+            .post(`/v1/cpet/${id}/analyze`)
+            .send({ analyses: h.service.deps.plugins.analyses.map((a) => a.name).slice(0, 1) }),
+          request(app)
+            .post(`/v1/cpet/${id}/compute`)
+            .send({ metrics: [h.service.deps.metrics.list()[0]?.name ?? 'vo2max'] }),
           request(app).delete(`/v1/cpet/${id}`),
         ];
         for (const [i, r] of routes.entries()) {
@@ -394,13 +407,21 @@ for (const kind of STORE_KINDS) {
       });
 
       it('refuses an unknown analysis with 422 UNKNOWN_ANALYSIS and an unlicensed one with 403', async () => {
-        const res = await request(app).post(`/v1/cpet/${id}/analyze`).set('X-API-Key', key).send({ analyses: ['signal'] }).expect(422);
+        const res = await request(app)
+          .post(`/v1/cpet/${id}/analyze`)
+          .set('X-API-Key', key)
+          .send({ analyses: ['signal'] })
+          .expect(422);
         expect(res.body.error).to.equal('UNKNOWN_ANALYSIS');
         const names = h.service.deps.plugins.analyses.map((a) => a.name);
         if (names.includes('vt')) {
           const narrow = await h.key({ products: ['substrate'] });
           const own = await upload(narrow);
-          const refused = await request(app).post(`/v1/cpet/${own}/analyze`).set('X-API-Key', narrow).send({ analyses: ['vt'] }).expect(403);
+          const refused = await request(app)
+            .post(`/v1/cpet/${own}/analyze`)
+            .set('X-API-Key', narrow)
+            .send({ analyses: ['vt'] })
+            .expect(403);
           expect(refused.body.error).to.equal('PRODUCT_NOT_ENABLED');
         }
         const extra = await request(app).post(`/v1/cpet/${id}/analyze`).set('X-API-Key', key).send({ analyses: names, modle: 'x' }).expect(422);
@@ -420,7 +441,11 @@ for (const kind of STORE_KINDS) {
         const anyOk = Object.values(res.body.metrics).some((m) => (m as { status: string }).status === 'ok');
         const caps = await request(app).get('/v1/capabilities').set('X-API-Key', billed).expect(200);
         expect(caps.body.usage.units_used).to.equal(anyOk ? 1 : 0);
-        const bad = await request(app).post(`/v1/cpet/${own}/compute`).set('X-API-Key', billed).send({ metrics: ['vo2maxx'] }).expect(422);
+        const bad = await request(app)
+          .post(`/v1/cpet/${own}/compute`)
+          .set('X-API-Key', billed)
+          .send({ metrics: ['vo2maxx'] })
+          .expect(422);
         expect(bad.body.message).to.contain('vo2maxx');
         await request(app).post(`/v1/cpet/${own}/compute`).set('X-API-Key', billed).send({ metrics: [] }).expect(422);
         const extra = await request(app).post(`/v1/cpet/${own}/compute`).set('X-API-Key', billed).send({ metrics: names, window: 30 }).expect(422);
@@ -463,7 +488,11 @@ for (const kind of STORE_KINDS) {
         const webOnly = (vt?.listModels?.('web') ?? []).filter((m) => !m.surfaces.includes('api'));
         expect(webOnly, 'an engine served to the web application only').to.not.be.empty;
         const id = await upload();
-        const res = await request(app).post(`/v1/cpet/${id}/analyze`).set('X-API-Key', key).send({ analyses: ['vt'], model: webOnly[0].name }).expect(200);
+        const res = await request(app)
+          .post(`/v1/cpet/${id}/analyze`)
+          .set('X-API-Key', key)
+          .send({ analyses: ['vt'], model: webOnly[0].name })
+          .expect(200);
         await expectMatchesSpec(res.body, 'analyzeCpet', 200);
         const [envelope] = res.body.results;
         expect(envelope).to.include({ status: 'not_analysable', error: 'MODEL_NOT_FOUND' });
@@ -504,7 +533,11 @@ for (const kind of STORE_KINDS) {
     describe('a recording generated with gaps and no HR', () => {
       it('uploads and reports HR absent with a reason', async () => {
         const t = generateTest({ seed: 99, hr: false, gaps: 2 });
-        const res = await request(app).post('/v1/cpet/content').set('X-API-Key', key).send({ filename: 'gen.json', content: toCanonicalJson(t.recording) }).expect(200);
+        const res = await request(app)
+          .post('/v1/cpet/content')
+          .set('X-API-Key', key)
+          .send({ filename: 'gen.json', content: toCanonicalJson(t.recording) })
+          .expect(200);
         expect(res.body.channels.HR.present).to.equal(false);
         expect(res.body.channels.HR.reason).to.equal('not in the file');
       });

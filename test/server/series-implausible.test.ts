@@ -35,7 +35,11 @@ describe('GET /v1/cpet/{cpet_id}/series: implausible heart rate flagged for HR a
       expect(s.implausible, name).to.have.length(s.values.length);
       const flaggedT = s.t_s.filter((_, i) => s.implausible[i]);
       expect(flaggedT.length, name).to.equal(spikes.size);
-      for (const t of flaggedT) expect([...spikes].some((x) => Math.abs(x - t) < 0.001), `${name} ${t}`).to.equal(true);
+      for (const t of flaggedT)
+        expect(
+          [...spikes].some((x) => Math.abs(x - t) < 0.001),
+          `${name} ${t}`,
+        ).to.equal(true);
       expect(s.implausible_reason).to.match(new RegExp(`^${spikes.size} of \\d+ heart-rate samples are physiologically implausible \\(heart rate outside 30-230 beats/min\\)`));
     }
     expect(res.body.series.HR.n_source).to.be.at.most(5000);

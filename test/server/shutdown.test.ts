@@ -53,7 +53,10 @@ describe('SIGTERM under load', function () {
 
     const answered = outcomes.filter((o): o is { status: number; cpet_id?: string; retry_after?: string | null } => 'status' in o);
     // A request that arrives while the service drains is told to come back (issue 20): 503 with Retry-After, never another 5xx.
-    expect(answered.filter((o) => o.status >= 500 && !(o.status === 503 && o.retry_after)), JSON.stringify(answered)).to.deep.equal([]);
+    expect(
+      answered.filter((o) => o.status >= 500 && !(o.status === 503 && o.retry_after)),
+      JSON.stringify(answered),
+    ).to.deep.equal([]);
     expect(answered.filter((o) => o.status === 200).length, 'requests in flight at SIGTERM completed').to.be.greaterThan(10);
     const messages = server.logs().map((l) => l.msg);
     expect(messages).to.include('shutting down: draining requests');

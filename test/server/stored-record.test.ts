@@ -16,7 +16,11 @@ describe('stored records', () => {
 
   it('keeps the samples as one block beside the summary, and answers the same summary and analyses as a record kept as JSON before the encoding', async () => {
     const sample = generateSampleTest(false);
-    const up = await request(h.service.app).post('/v1/cpet/content').set('X-API-Key', key).send({ filename: 'sample.json', content: toCanonicalJson(sample.recording) }).expect(200);
+    const up = await request(h.service.app)
+      .post('/v1/cpet/content')
+      .set('X-API-Key', key)
+      .send({ filename: 'sample.json', content: toCanonicalJson(sample.recording) })
+      .expect(200);
     const keyId = key.split('_')[1];
     const stored = await h.service.deps.store.getRecord<Record<string, unknown>>(keyId, up.body.cpet_id);
     expect(stored).to.have.property('encoded');
@@ -38,7 +42,14 @@ describe('stored records', () => {
     const [now, then] = [(await summary(up.body.cpet_id)).body, (await summary(older.cpet_id)).body];
     const comparable = (s: Record<string, unknown>) => ({ ...s, cpet_id: null, retention: null, source: { ...(s.source as object), runner_up: null } });
     expect(comparable(then)).to.deep.equal(comparable(now));
-    const analyze = async (id: string) => (await request(h.service.app).post(`/v1/cpet/${id}/analyze`).set('X-API-Key', key).send({ analyses: ['vt', 'substrate'] }).expect(200)).body.results.map((e: { findings: unknown }) => e.findings);
+    const analyze = async (id: string) =>
+      (
+        await request(h.service.app)
+          .post(`/v1/cpet/${id}/analyze`)
+          .set('X-API-Key', key)
+          .send({ analyses: ['vt', 'substrate'] })
+          .expect(200)
+      ).body.results.map((e: { findings: unknown }) => e.findings);
     expect(await analyze(older.cpet_id)).to.deep.equal(await analyze(up.body.cpet_id));
   });
 });

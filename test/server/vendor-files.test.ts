@@ -33,9 +33,7 @@ describe('every format fixture through the API', function () {
         expect(multipart.status, JSON.stringify(multipart.body)).to.equal(200);
         expect(multipart.body.source.format).to.equal(fixture.format);
         await expectMatchesSpec(multipart.body, 'uploadCpetMultipart', 200);
-        const body = TEXT_EXTENSIONS.has(fixture.extension) && !bytes.includes(0)
-          ? { filename, content: bytes.toString('utf8') }
-          : { filename, content_base64: bytes.toString('base64') };
+        const body = TEXT_EXTENSIONS.has(fixture.extension) && !bytes.includes(0) ? { filename, content: bytes.toString('utf8') } : { filename, content_base64: bytes.toString('base64') };
         const content = await request(h.service.app).post('/v1/cpet/content').set('X-API-Key', key).send(body);
         expect(content.status, JSON.stringify(content.body)).to.equal(200);
         expect(content.body.source.format).to.equal(fixture.format);

@@ -142,7 +142,9 @@ for (const kind of STORE_KINDS) {
         const id = await upload();
         const calls = [
           request(app).get(`/v1/web/cpet/${id}/domains`),
-          request(app).post(`/v1/web/cpet/${id}/analyze`).send({ analyses: ['vt'], model: webOnlyEngine() }),
+          request(app)
+            .post(`/v1/web/cpet/${id}/analyze`)
+            .send({ analyses: ['vt'], model: webOnlyEngine() }),
           request(app).get('/v1/web/models'),
           request(app).delete('/v1/web/session'),
         ];
@@ -166,11 +168,20 @@ for (const kind of STORE_KINDS) {
       });
 
       it('refuses the cookie without the session token, or with another session token', async () => {
-        const none = await request(app).post(`/v1/web/cpet/${id}/analyze`).set('Cookie', s.cookie).send({ analyses: ['vt'] }).expect(403);
+        const none = await request(app)
+          .post(`/v1/web/cpet/${id}/analyze`)
+          .set('Cookie', s.cookie)
+          .send({ analyses: ['vt'] })
+          .expect(403);
         expect(none.body.error).to.equal('CSRF_REJECTED');
         await expectMatchesSpec(none.body, 'analyzeWeb', 403);
         const other = await startSession();
-        const wrong = await request(app).post(`/v1/web/cpet/${id}/analyze`).set('Cookie', s.cookie).set('X-CSRF-Token', other.csrf).send({ analyses: ['vt'] }).expect(403);
+        const wrong = await request(app)
+          .post(`/v1/web/cpet/${id}/analyze`)
+          .set('Cookie', s.cookie)
+          .set('X-CSRF-Token', other.csrf)
+          .send({ analyses: ['vt'] })
+          .expect(403);
         expect(wrong.body.error).to.equal('CSRF_REJECTED');
       });
 
@@ -190,12 +201,23 @@ for (const kind of STORE_KINDS) {
       });
 
       it("answers the page's own requests: same-origin fetch metadata and its own Origin", async () => {
-        const res = await request(app).get(`/v1/web/cpet/${id}/domains`).set('Cookie', s.cookie).set('X-CSRF-Token', s.csrf).set('Sec-Fetch-Site', 'same-origin').set('Host', 'cpet.example:8080').set('Origin', 'http://cpet.example:8080').expect(200);
+        const res = await request(app)
+          .get(`/v1/web/cpet/${id}/domains`)
+          .set('Cookie', s.cookie)
+          .set('X-CSRF-Token', s.csrf)
+          .set('Sec-Fetch-Site', 'same-origin')
+          .set('Host', 'cpet.example:8080')
+          .set('Origin', 'http://cpet.example:8080')
+          .expect(200);
         await expectMatchesSpec(res.body, 'getWebDomains', 200);
       });
 
       it('grants no CORS preflight, so another origin cannot add the token header', async () => {
-        const res = await request(app).options(`/v1/web/cpet/${id}/analyze`).set('Origin', 'http://elsewhere.example').set('Access-Control-Request-Method', 'POST').set('Access-Control-Request-Headers', 'x-csrf-token');
+        const res = await request(app)
+          .options(`/v1/web/cpet/${id}/analyze`)
+          .set('Origin', 'http://elsewhere.example')
+          .set('Access-Control-Request-Method', 'POST')
+          .set('Access-Control-Request-Headers', 'x-csrf-token');
         expect(res.status).to.equal(405);
         expect(res.headers).to.not.have.property('access-control-allow-origin');
       });
@@ -244,7 +266,12 @@ for (const kind of STORE_KINDS) {
         const id = await upload(billed);
         const s = await startSession(billed);
         const before = await unitsUsed(billed);
-        const res = await request(app).post(`/v1/web/cpet/${id}/analyze`).set('Cookie', s.cookie).set('X-CSRF-Token', s.csrf).send({ analyses: ['vt'], model: webOnlyEngine() }).expect(200);
+        const res = await request(app)
+          .post(`/v1/web/cpet/${id}/analyze`)
+          .set('Cookie', s.cookie)
+          .set('X-CSRF-Token', s.csrf)
+          .send({ analyses: ['vt'], model: webOnlyEngine() })
+          .expect(200);
         await expectMatchesSpec(res.body, 'analyzeWeb', 200);
         const [envelope] = res.body.results;
         expect(envelope.status, JSON.stringify(envelope)).to.equal('ok');
@@ -257,7 +284,12 @@ for (const kind of STORE_KINDS) {
         const other = await startSession(await h.key());
         const res = await request(app).get(`/v1/web/cpet/${id}/domains`).set('Cookie', other.cookie).set('X-CSRF-Token', other.csrf).expect(404);
         expect(res.body.error).to.equal('CPET_NOT_FOUND');
-        const analyzed = await request(app).post(`/v1/web/cpet/${id}/analyze`).set('Cookie', other.cookie).set('X-CSRF-Token', other.csrf).send({ analyses: ['vt'] }).expect(404);
+        const analyzed = await request(app)
+          .post(`/v1/web/cpet/${id}/analyze`)
+          .set('Cookie', other.cookie)
+          .set('X-CSRF-Token', other.csrf)
+          .send({ analyses: ['vt'] })
+          .expect(404);
         expect(analyzed.body.error).to.equal('CPET_NOT_FOUND');
       });
 
@@ -265,16 +297,31 @@ for (const kind of STORE_KINDS) {
         const capped = await h.key({ monthly_limit: 1 });
         const id = await upload(capped);
         const s = await startSession(capped);
-        const first = await request(app).post(`/v1/web/cpet/${id}/analyze`).set('Cookie', s.cookie).set('X-CSRF-Token', s.csrf).send({ analyses: ['vt'] }).expect(200);
+        const first = await request(app)
+          .post(`/v1/web/cpet/${id}/analyze`)
+          .set('Cookie', s.cookie)
+          .set('X-CSRF-Token', s.csrf)
+          .send({ analyses: ['vt'] })
+          .expect(200);
         expect(first.body.results[0].status).to.equal('ok');
-        const second = await request(app).post(`/v1/web/cpet/${id}/analyze`).set('Cookie', s.cookie).set('X-CSRF-Token', s.csrf).send({ analyses: ['vt'] }).expect(429);
+        const second = await request(app)
+          .post(`/v1/web/cpet/${id}/analyze`)
+          .set('Cookie', s.cookie)
+          .set('X-CSRF-Token', s.csrf)
+          .send({ analyses: ['vt'] })
+          .expect(429);
         expect(second.body.error).to.equal('QUOTA_EXCEEDED');
       });
 
       it('validates the body as the API does', async () => {
         const id = await upload();
         const s = await startSession();
-        const res = await request(app).post(`/v1/web/cpet/${id}/analyze`).set('Cookie', s.cookie).set('X-CSRF-Token', s.csrf).send({ analyses: ['vt'], modle: 'x' }).expect(422);
+        const res = await request(app)
+          .post(`/v1/web/cpet/${id}/analyze`)
+          .set('Cookie', s.cookie)
+          .set('X-CSRF-Token', s.csrf)
+          .send({ analyses: ['vt'], modle: 'x' })
+          .expect(422);
         expect(res.body.context.errors[0].loc).to.deep.equal(['body', 'modle']);
       });
     });

@@ -24,14 +24,18 @@ describe('twoLineBreakpoint', () => {
 
   it('finds the same break with two free lines and with shuffled input order', () => {
     const order = x.map((_, i) => (i * 37) % 100);
-    const fit = twoLineBreakpoint(order.map((i) => x[i]), order.map((i) => y[i]), { continuous: false })!;
+    const fit = twoLineBreakpoint(
+      order.map((i) => x[i]),
+      order.map((i) => y[i]),
+      { continuous: false },
+    )!;
     expect(fit.x_break).to.be.closeTo(60, 1);
     expect(fit.slope_before).to.be.closeTo(0.5, 1e-9);
     expect(fit.slope_after).to.be.closeTo(2, 1e-9);
     expect(x[order[fit.index]]).to.be.within(59, 61);
   });
 
-  it("splits a time series in the order given when asked, even where x steps back", () => {
+  it('splits a time series in the order given when asked, even where x steps back', () => {
     // y follows the time index; x is noisy and not monotonic, so x order would mix before and after.
     const n = 200;
     const t = Array.from({ length: n }, (_, i) => i);

@@ -136,7 +136,12 @@ export async function onsetCases(): Promise<OnsetCase[]> {
     const rest = b.filter((x) => x.t < 0);
     return shift([...shift(rest, -240), ...b], 480);
   });
-  await app('app: rest cut to 60 s', 60, (b) => shift(b.filter((x) => x.t >= -60), 60));
+  await app('app: rest cut to 60 s', 60, (b) =>
+    shift(
+      b.filter((x) => x.t >= -60),
+      60,
+    ),
+  );
   await app('app: no rest', 0, (b) => b.filter((x) => x.t >= 0));
   await app('app: unloaded warm-up added', 240, (b) => withUnloadedWarmup(shift(b, 240), 120));
 

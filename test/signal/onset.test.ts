@@ -60,7 +60,10 @@ describe('exercise onset from the gases alone', () => {
   });
 
   for (const protocol of ['ramp', 'steps'] as Protocol[]) {
-    for (const sampling of [{ kind: 'averaged', window_s: 10 }, { kind: 'interval', interval_s: 2 }] as SamplingOption[]) {
+    for (const sampling of [
+      { kind: 'averaged', window_s: 10 },
+      { kind: 'interval', interval_s: 2 },
+    ] as SamplingOption[]) {
       it(`places the generated ${protocol} onset from the gases within its stated error, ${sampling.kind} sampling`, () => {
         for (let seed = 1; seed <= 6; seed++) {
           const { recording, truth } = generateTest({ seed, protocol, sampling });
@@ -90,7 +93,12 @@ describe('exercise onset from the gases alone', () => {
 
   it('gives no onset to a signal that never rises', () => {
     const t = Array.from({ length: 200 }, (_, i) => i * 3);
-    expect(gasOnset(t, t.map(() => 400))).to.equal(null);
+    expect(
+      gasOnset(
+        t,
+        t.map(() => 400),
+      ),
+    ).to.equal(null);
   });
 
   it('says which reading placed the onset', () => {

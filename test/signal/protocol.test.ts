@@ -67,7 +67,7 @@ describe('protocolOf on synthetic tests', () => {
     expect(phasesOf(rec)).to.deep.equal(detectPhases(rec));
   });
 
-  it('takes the caller\'s protocol over the reading and echoes it', () => {
+  it("takes the caller's protocol over the reading and echoes it", () => {
     const rec = synthetic('constant', 'ramp', true);
     const reading = protocolFor(rec, { kind: 'steps', stage_s: 180, increment_w: 25 });
     expect(reading.kind).to.equal('incremental');

@@ -40,7 +40,7 @@ export async function flushRedis(url: string): Promise<void> {
 /** Declares `describe(title (backend))` for each backend with a fresh BackendContext per test. */
 export function describeEachBackend(title: string, body: (ctx: BackendContext) => void): void {
   for (const name of ['sqlite', 'redis'] as const) {
-    describe(`${title} (${name})`, function () {
+    describe(`${title} (${name})`, () => {
       const redisUrl = name === 'redis' ? process.env.REDIS_URL || null : null;
       const opened: Store[] = [];
       const state = { dataDir: '', namespace: '' };
@@ -72,13 +72,13 @@ export function describeEachBackend(title: string, body: (ctx: BackendContext) =
         }
       });
 
-      beforeEach(async function () {
+      beforeEach(async () => {
         state.dataDir = await mkdtemp(path.join(os.tmpdir(), 'cpet-store-'));
         state.namespace = `test-${randomBytes(6).toString('hex')}`;
         ctx.clock.now_ms = START_MS;
       });
 
-      afterEach(async function () {
+      afterEach(async () => {
         // A test may already have closed a store to simulate a restart; closing twice must not fail the suite.
         await Promise.allSettled(opened.splice(0).map((s) => s.close()));
         await rm(state.dataDir, { recursive: true, force: true });

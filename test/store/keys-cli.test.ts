@@ -44,10 +44,7 @@ describe('keys CLI', function () {
   });
 
   it('creates a key printed once, lists it without secrets, and revokes it by name', async () => {
-    const created = await keys(
-      dataDir, 'create', '--name', 'lab1', '--tier', 'pro', '--products', 'vt,substrate',
-      '--monthly-limit', '1000', '--expires', '2027-06-30', '--models', 'gandalf',
-    );
+    const created = await keys(dataDir, 'create', '--name', 'lab1', '--tier', 'pro', '--products', 'vt,substrate', '--monthly-limit', '1000', '--expires', '2027-06-30', '--models', 'gandalf');
     expect(created.code, created.stderr).to.equal(0);
     const key = /^(cpet_[0-9a-f]{16}_[A-Za-z0-9_-]{43})$/m.exec(created.stdout)?.[1] as string;
     expect(key).to.be.a('string');
@@ -56,9 +53,7 @@ describe('keys CLI', function () {
     const listed = await keys(dataDir, 'list');
     expect(listed.code).to.equal(0);
     const row = listed.stdout.split('\n').find((line) => line.includes('lab1')) as string;
-    expect(row.split(/\s{2,}/)).to.deep.equal([
-      key.slice(5, 21), 'lab1', 'pro', 'vt,substrate', '1000', '2027-06-30T23:59:59.999Z', 'gandalf', '-',
-    ]);
+    expect(row.split(/\s{2,}/)).to.deep.equal([key.slice(5, 21), 'lab1', 'pro', 'vt,substrate', '1000', '2027-06-30T23:59:59.999Z', 'gandalf', '-']);
     const store = await openStore({ dataDir });
     const [record] = await store.keys.list();
     expect((await store.keys.authenticate(key)).status).to.equal('ok');

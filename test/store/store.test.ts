@@ -49,9 +49,7 @@ describeEachBackend('store', (ctx) => {
 
     it('round-trips a recording-sized record of 20,000 samples on 13 channels', async () => {
       const store = await ctx.open();
-      const channels = Object.fromEntries(
-        Array.from({ length: 13 }, (_, c) => [`ch${c}`, Array.from({ length: 20_000 }, (_, i) => (i % 7 === 0 ? null : i * 0.123 + c))]),
-      );
+      const channels = Object.fromEntries(Array.from({ length: 13 }, (_, c) => [`ch${c}`, Array.from({ length: 20_000 }, (_, i) => (i % 7 === 0 ? null : i * 0.123 + c))]));
       await store.putRecord('keyA', 'big', channels, START_MS + HOUR_MS);
       expect(await store.getRecord('keyA', 'big')).to.deep.equal(channels);
     });

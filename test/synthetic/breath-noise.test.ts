@@ -33,8 +33,16 @@ describe('synthetic measured breath noise', () => {
       noiseStatistics(generateTest({ ...TWIN, seed: 600 + i, realism: { breath_noise: { vo2_sd_ml_min: 145 }, unrecorded_warmup: true } }).recording, RAMP_FROM_S),
     );
     const mean = (pick: (s: typeof real) => number) => twins.reduce((a, s) => a + pick(s), 0) / twins.length;
-    for (const k of ['VO2', 'VCO2', 'VE', 'PetO2', 'PetCO2'] as const) expect(mean((s) => s.sd[k]), k).to.be.within(0.75 * real.sd[k], 1.3 * real.sd[k]);
-    for (const k of ['ve_vo2', 've_vco2', 'vo2_vco2', 'peto2_petco2', 'peto2_ve', 'petco2_ve'] as const) expect(mean((s) => s.correlation[k]), k).to.be.closeTo(real.correlation[k], 0.1);
+    for (const k of ['VO2', 'VCO2', 'VE', 'PetO2', 'PetCO2'] as const)
+      expect(
+        mean((s) => s.sd[k]),
+        k,
+      ).to.be.within(0.75 * real.sd[k], 1.3 * real.sd[k]);
+    for (const k of ['ve_vo2', 've_vco2', 'vo2_vco2', 'peto2_petco2', 'peto2_ve', 'petco2_ve'] as const)
+      expect(
+        mean((s) => s.correlation[k]),
+        k,
+      ).to.be.closeTo(real.correlation[k], 0.1);
     expect(mean((s) => s.per_relative_ve.PetO2)).to.be.above(0.7 * real.per_relative_ve.PetO2);
     expect(mean((s) => s.per_relative_ve.PetCO2)).to.be.below(0.6 * real.per_relative_ve.PetCO2);
     expect(mean((s) => s.lag1.PetO2)).to.be.within(0.25, 0.6);

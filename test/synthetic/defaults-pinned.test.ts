@@ -31,7 +31,11 @@ const CASES: { name: string; options: () => GeneratorOptions; expected: [string,
     options: () => ({ seed: 9, protocol: 'steps', sampling: { kind: 'averaged', window_s: 10 }, gaps: 2, oscillation: { period_s: 60, amplitude_fraction: 0.2 } }),
     expected: ['1f59b435412021ee2106070e', '4ad649d9e67bd7af060f7b32'],
   },
-  { name: 'treadmill at 2-s intervals', options: () => ({ seed: 10, protocol: 'treadmill', sampling: { kind: 'interval', interval_s: 2 } }), expected: ['45ef981fc12256085d37de5f', 'b43e4dee4a289055c7a3db45'] },
+  {
+    name: 'treadmill at 2-s intervals',
+    options: () => ({ seed: 10, protocol: 'treadmill', sampling: { kind: 'interval', interval_s: 2 } }),
+    expected: ['45ef981fc12256085d37de5f', 'b43e4dee4a289055c7a3db45'],
+  },
 ];
 
 describe('synthetic generator defaults (pinned bytes)', () => {

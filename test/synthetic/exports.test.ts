@@ -60,7 +60,11 @@ describe('synthetic averaged exports', () => {
   });
 
   it('gives the same bytes for the same options', () => {
-    for (const sampling of [{ kind: 'rolling_breaths', breaths: 7 }, { kind: 'rolling_time', window_s: 20 }, { kind: 'interpolated_1hz', smoothing_breaths: 15 }] as const) {
+    for (const sampling of [
+      { kind: 'rolling_breaths', breaths: 7 },
+      { kind: 'rolling_time', window_s: 20 },
+      { kind: 'interpolated_1hz', smoothing_breaths: 15 },
+    ] as const) {
       expect(JSON.stringify(written(sampling))).to.equal(JSON.stringify(written(sampling)));
     }
   });

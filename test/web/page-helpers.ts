@@ -78,7 +78,6 @@ export function expectedX(scan: ColumnScan, t: number): number {
   return scan.left + ((t - scan.xMin) / (scan.xMax - scan.xMin)) * scan.width;
 }
 
-
 /** A label as the overlay drew it, in CSS px of its panel's canvas. */
 export interface LabelBox {
   text: string;

@@ -12,7 +12,17 @@ import { consoleErrors, launchBrowser, listen, OUTPUT_DIR, screenshot, type Brow
 import { chartLabels, expectedX, lineAt, overlaps, rgb, scanBand, scanPanel } from './page-helpers.js';
 
 /** The nine panels in the Wasserman order (design section 7). */
-const WASSERMAN_ORDER = [/^VE – time$/, /^HR and O2 pulse – time$/, /^VO2, VCO2 and (load|speed) – time$/, /^VE – VCO2$/, /^VCO2 and HR – VO2 \(V-slope\)$/, /^VE\/VO2 and VE\/VCO2 – time$/, /^Tidal volume – VE$/, /^RER – time$/, /^PetO2 and PetCO2 – time$/];
+const WASSERMAN_ORDER = [
+  /^VE – time$/,
+  /^HR and O2 pulse – time$/,
+  /^VO2, VCO2 and (load|speed) – time$/,
+  /^VE – VCO2$/,
+  /^VCO2 and HR – VO2 \(V-slope\)$/,
+  /^VE\/VO2 and VE\/VCO2 – time$/,
+  /^Tidal volume – VE$/,
+  /^RER – time$/,
+  /^PetO2 and PetCO2 – time$/,
+];
 const TIME_PANELS = ['ve', 'hr-o2pulse', 'vo2-vco2-load', 'equivalents', 'rer', 'pet'];
 const VENDOR_FILE = join(PROJECT_ROOT, 'formats', 'cosmed-xlsx', 'fixtures', 'pft-suite-en-breath-by-breath', 'input.xlsx');
 
@@ -55,13 +65,20 @@ describe('web application in Chromium', function () {
 
   /** How many samples the service stored for the recording the page shows. */
   async function storedSamples(page: Page): Promise<number> {
-    const res = await request(h.service.app).get(`/v1/cpet/${await cpetId(page)}`).set('X-API-Key', key).expect(200);
+    const res = await request(h.service.app)
+      .get(`/v1/cpet/${await cpetId(page)}`)
+      .set('X-API-Key', key)
+      .expect(200);
     return res.body.sampling.n_raw;
   }
 
   /** What the API itself answers for the recording the page shows (the default model, as the page asks). */
   async function apiVt(id: string): Promise<{ vt1_time_s: number; vt2_time_s: number }> {
-    const res = await request(h.service.app).post(`/v1/cpet/${id}/analyze`).set('X-API-Key', key).send({ analyses: ['vt'] }).expect(200);
+    const res = await request(h.service.app)
+      .post(`/v1/cpet/${id}/analyze`)
+      .set('X-API-Key', key)
+      .send({ analyses: ['vt'] })
+      .expect(200);
     return res.body.results[0].findings;
   }
 
@@ -161,7 +178,9 @@ describe('web application in Chromium', function () {
     await page.setInputFiles('#file-input', VENDOR_FILE);
     await page.waitForSelector('#app[data-state="ready"]', { timeout: 90_000 });
     expect(await page.locator('figure.panel').count()).to.equal(9);
-    expect(await page.locator('#summary').textContent()).to.contain('cosmed-xlsx').and.contain('reading zero throughout');
+    expect(await page.locator('#summary').textContent())
+      .to.contain('cosmed-xlsx')
+      .and.contain('reading zero throughout');
     expect(await page.locator('figure[data-panel="hr-o2pulse"] .panel-empty').textContent()).to.contain('HR');
     await screenshot(page, '09-vendor-summary', '#summary');
     await screenshot(page, '09-vendor-plot', '#plot');
@@ -174,11 +193,14 @@ describe('web application in Chromium', function () {
     const { page, errors } = await open();
     await page.fill('#api-key', key);
     const sample = (await request(h.service.app).get('/v1/sample?oscillating=true').expect(200)).body as { filename: string; content: string };
-    const transfer = await page.evaluateHandle(([name, content]) => {
-      const data = new DataTransfer();
-      data.items.add(new File([content], name, { type: 'application/json' }));
-      return data;
-    }, [sample.filename, sample.content] as const);
+    const transfer = await page.evaluateHandle(
+      ([name, content]) => {
+        const data = new DataTransfer();
+        data.items.add(new File([content], name, { type: 'application/json' }));
+        return data;
+      },
+      [sample.filename, sample.content] as const,
+    );
     await page.dispatchEvent('#drop-zone', 'dragover', { dataTransfer: transfer });
     await page.dispatchEvent('#drop-zone', 'drop', { dataTransfer: transfer });
     await page.waitForSelector('#app[data-state="ready"]', { timeout: 90_000 });
@@ -229,7 +251,9 @@ describe('web application in Chromium', function () {
     await page.waitForFunction((was) => document.querySelector('figure[data-panel="rer"]')?.getAttribute('data-x-max') !== was, before);
     await focusNext('reading-time');
     await page.keyboard.press('ArrowRight');
-    expect(await page.locator('#reading-readout').textContent()).to.contain('Reading aid at').and.contain("not the model's answer");
+    expect(await page.locator('#reading-readout').textContent())
+      .to.contain('Reading aid at')
+      .and.contain("not the model's answer");
     await screenshot(page, '11-keyboard-upload');
     expect(errors).to.deep.equal([]);
     await page.close();
@@ -256,7 +280,12 @@ describe('web application in Chromium', function () {
     await page.mouse.move(x + 40, y, { steps: 5 });
     await page.mouse.up();
     const readout = (await page.locator('#reading-readout').textContent()) as string;
-    expect(readout).to.match(/Reading aid at \d+:\d\d/).and.contain('VO2').and.contain('HR').and.contain('load').and.contain('of VO2peak');
+    expect(readout)
+      .to.match(/Reading aid at \d+:\d\d/)
+      .and.contain('VO2')
+      .and.contain('HR')
+      .and.contain('load')
+      .and.contain('of VO2peak');
     const after = await scanPanel(page, 've', rgb(ENGINE_COLORS[0]));
     expect(Math.abs((lineAt(after, expectedX(after, truth.vt1_time_s)) ?? -99) - expectedX(after, truth.vt1_time_s))).to.be.at.most(1);
     const jsonAfter = JSON.parse((await readDownload('#export-json')).toString('utf8'));

@@ -43,11 +43,16 @@ async function unreadable(page: Page, what: string): Promise<string[]> {
     }
   }
   const described = await page.locator('figure.panel').evaluateAll((figs) =>
-    figs.map((f) => ({ panel: (f as HTMLElement).dataset.panel, text: document.getElementById(f.getAttribute('aria-describedby') ?? '')?.textContent ?? '', drawn: Boolean(f.querySelector('canvas')) })),
+    figs.map((f) => ({
+      panel: (f as HTMLElement).dataset.panel,
+      text: document.getElementById(f.getAttribute('aria-describedby') ?? '')?.textContent ?? '',
+      drawn: Boolean(f.querySelector('canvas')),
+    })),
   );
   for (const d of described) {
     if (!d.text) problems.push(`${what}, ${d.panel}: no text alternative`);
-    else if (d.drawn && !(d.text.includes('peaks at') && /Thresholds drawn: VT|No threshold is drawn/.test(d.text))) problems.push(`${what}, ${d.panel}: the text alternative lacks peaks or thresholds: ${d.text}`);
+    else if (d.drawn && !(d.text.includes('peaks at') && /Thresholds drawn: VT|No threshold is drawn/.test(d.text)))
+      problems.push(`${what}, ${d.panel}: the text alternative lacks peaks or thresholds: ${d.text}`);
   }
   // An engine that reads classic criteria lists the ones that ran beside its thresholds.
   // No helper functions inside the evaluated code: the test transpiler would wrap them in a helper the page lacks.
@@ -58,7 +63,9 @@ async function unreadable(page: Page, what: string): Promise<string[]> {
     return [...(engine?.cells ?? [])].slice(1).map((c, i) => ({ engine: c.textContent, criteria: criteria?.cells[i + 1].textContent ?? '' }));
   });
   for (const c of columns) if (c.engine === 'classic' && !/VT1:/.test(c.criteria)) problems.push(`${what}: a classic engine without the criteria that ran (${c.criteria})`);
-  const pictures = await page.locator('[role="img"]').evaluateAll((els) => els.map((e) => ({ id: e.className, text: document.getElementById(e.getAttribute('aria-describedby') ?? '')?.textContent ?? '' })));
+  const pictures = await page
+    .locator('[role="img"]')
+    .evaluateAll((els) => els.map((e) => ({ id: e.className, text: document.getElementById(e.getAttribute('aria-describedby') ?? '')?.textContent ?? '' })));
   for (const p of pictures) if (!/peaks at/.test(p.text)) problems.push(`${what}, ${p.id}: the text alternative lacks the peak: ${p.text}`);
   problems.push(...apiWording(await visibleText(page)).map((w) => `${what}: ${w}`));
   return problems;
@@ -141,8 +148,7 @@ describe('web application: readable on every recording', function () {
       if (model === 'wasserman') {
         Object.assign(f, { vt2_time_s: f.vt1_time_s - 60, vt2_vo2_ml_min: f.vt1_vo2_ml_min - 100 });
         f.evidence = { ...f.evidence, criteria_not_run: [{ criterion: 'PetCO2 starts to fall', missing: ['PetCO2'] }] };
-      }
-      else f.evidence = { ...f.evidence, implausible: [{ code: 'vt2_precedes_vt1', detail: 'This engine’s own rule placed VT2 first.' }] };
+      } else f.evidence = { ...f.evidence, implausible: [{ code: 'vt2_precedes_vt1', detail: 'This engine’s own rule placed VT2 first.' }] };
       await route.fulfill({ response, json: body });
     });
     await page.route('**/v1/cpet/*/series?*', async (route) => {
@@ -162,7 +168,11 @@ describe('web application: readable on every recording', function () {
     await page.waitForSelector('#app[data-state="ready"]', { timeout: 120_000 });
     expect(await unreadable(page, 'altered sample')).to.deep.equal([]);
     const labels = (await chartLabels(page)).filter((c) => TIME_PANELS.includes(c.panel)).map((c) => c.boxes.map((b) => b.text));
-    for (const panel of labels) expect(panel.some((t) => /^VT2 wasserman ⚠ before VT1/.test(t)), panel.join(' | ')).to.equal(true);
+    for (const panel of labels)
+      expect(
+        panel.some((t) => /^VT2 wasserman ⚠ before VT1/.test(t)),
+        panel.join(' | '),
+      ).to.equal(true);
     const legend = (await page.locator('#plot .legend').textContent()) as string;
     expect(legend).to.contain('is placed before VT1').and.contain('This engine’s own rule placed VT2 first.');
     const table = (await page.locator('#thresholds-table').textContent()) as string;
@@ -172,8 +182,12 @@ describe('web application: readable on every recording', function () {
     expect(criteria).to.match(/VT1:.*V-slope.*accepted/);
     expect(await page.locator('#thresholds-table tr', { hasText: 'Criteria that could not run' }).textContent()).to.contain('PetCO2 starts to fall: needs PetCO2, not in this recording');
     expect(await wasserman.count()).to.be.at.least(2);
-    expect(await page.locator('#oscillation-caveat').textContent()).to.contain('graded sustained').and.contain('less reliable');
-    expect(await page.locator('figure[data-panel="hr-o2pulse"] [data-implausible]').textContent()).to.contain('HR').and.contain('a jump of more than 40 beats/min in 2 s');
+    expect(await page.locator('#oscillation-caveat').textContent())
+      .to.contain('graded sustained')
+      .and.contain('less reliable');
+    expect(await page.locator('figure[data-panel="hr-o2pulse"] [data-implausible]').textContent())
+      .to.contain('HR')
+      .and.contain('a jump of more than 40 beats/min in 2 s');
     expect(await page.locator('#panel-hr-o2pulse-text').textContent()).to.match(/HR peaks at .*implausible samples left out/);
     const flagged = await page.evaluate(([r, g, b]) => {
       const canvas = document.querySelector('figure[data-panel="hr-o2pulse"] canvas') as HTMLCanvasElement;
@@ -211,7 +225,10 @@ describe('web application: readable on every recording', function () {
     expect(classic.ran).to.match(/VT1:.*V-slope/);
     expect(classic.notRun).to.contain('PetO2').and.contain('PetCO2');
     const legend = await page.locator('#plot .legend li[data-engine]').allTextContents();
-    expect(legend.some((l) => l.includes('wasserman')), legend.join(' | ')).to.equal(true);
+    expect(
+      legend.some((l) => l.includes('wasserman')),
+      legend.join(' | '),
+    ).to.equal(true);
     expect(await unreadable(page, 'zan-dat/spiro-zan-gxt')).to.deep.equal([]);
     await screenshot(page, '23-readable-classic-without-end-tidal', '#thresholds');
     expect(errors).to.deep.equal([]);

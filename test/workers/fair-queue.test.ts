@@ -60,10 +60,12 @@ describe('fair admission to the workers', () => {
     const running = q.push('A', first.start);
     const waiting = q.push('B', () => Promise.reject(new Error('boom')));
     await tick();
-    await q.push('C', async () => 'c').then(
-      () => expect.fail('a third task was queued past the limit'),
-      (err: unknown) => expect(err).to.be.instanceOf(QueueFullError),
-    );
+    await q
+      .push('C', async () => 'c')
+      .then(
+        () => expect.fail('a third task was queued past the limit'),
+        (err: unknown) => expect(err).to.be.instanceOf(QueueFullError),
+      );
     first.finish();
     expect(await running).to.equal('first');
     await waiting.then(

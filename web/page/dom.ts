@@ -47,15 +47,37 @@ export function table(caption: string | null, head: string[], rows: (Child | Chi
       'table',
       { class: className },
       caption ? h('caption', {}, caption) : null,
-      h('thead', {}, h('tr', {}, head.map((c) => h('th', { scope: 'col' }, c)))),
-      h('tbody', {}, rows.map((r) => h('tr', {}, r.map((c, i) => (i === 0 ? h('th', { scope: 'row' }, c) : h('td', {}, c)))))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          head.map((c) => h('th', { scope: 'col' }, c)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        rows.map((r) =>
+          h(
+            'tr',
+            {},
+            r.map((c, i) => (i === 0 ? h('th', { scope: 'row' }, c) : h('td', {}, c))),
+          ),
+        ),
+      ),
     ),
   );
 }
 
 /** A definition list from label/value pairs (pairs with an empty value are left out). */
 export function facts(pairs: [string, Child | Child[]][]): HTMLElement {
-  return h('dl', { class: 'facts' }, pairs.filter(([, v]) => v !== null && v !== undefined && v !== '').flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
+  return h(
+    'dl',
+    { class: 'facts' },
+    pairs.filter(([, v]) => v !== null && v !== undefined && v !== '').flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
+  );
 }
 
 /** A section heading with an id for aria-labelledby. */

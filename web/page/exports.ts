@@ -39,7 +39,12 @@ function csvField(value: unknown): string {
 export function resultsCsv(results: Results): string {
   const rows: unknown[][] = [['section', 'item', 'value', 'unit', 'note']];
   const s = results.summary;
-  rows.push(['recording', 'cpet_id', s.cpet_id, '', ''], ['recording', 'filename', s.source.filename, '', ''], ['recording', 'format', s.source.format, '', `detected, score ${s.source.detection_score}`], ['recording', 'duration', s.sampling.duration_s, 's', s.sampling.method]);
+  rows.push(
+    ['recording', 'cpet_id', s.cpet_id, '', ''],
+    ['recording', 'filename', s.source.filename, '', ''],
+    ['recording', 'format', s.source.format, '', `detected, score ${s.source.detection_score}`],
+    ['recording', 'duration', s.sampling.duration_s, 's', s.sampling.method],
+  );
   const vtRows = (label: string, run: Results['analyses']) => {
     const e = envelopeOf(run, 'vt');
     if (!e) return;
@@ -63,7 +68,12 @@ export function resultsCsv(results: Results): string {
   const eov = envelopeOf(results.analyses, 'eov');
   if (eov?.status === 'ok') {
     const f = eov.findings as EovFindings;
-    rows.push(['eov (research, beta)', 'grade', f.grade, '', f.headline ?? ''], ['eov (research, beta)', 'period', f.event?.period_peak_s ?? '', 's', ''], ['eov (research, beta)', 'amplitude', f.event?.amplitude_l_min ?? '', 'L/min', ''], ['eov (research, beta)', 'burden', f.burden ?? '', 'fraction of exercise', '']);
+    rows.push(
+      ['eov (research, beta)', 'grade', f.grade, '', f.headline ?? ''],
+      ['eov (research, beta)', 'period', f.event?.period_peak_s ?? '', 's', ''],
+      ['eov (research, beta)', 'amplitude', f.event?.amplitude_l_min ?? '', 'L/min', ''],
+      ['eov (research, beta)', 'burden', f.burden ?? '', 'fraction of exercise', ''],
+    );
   } else if (eov) rows.push(['eov (research, beta)', 'refused', '', '', `${eov.error}: ${eov.message}`]);
   const sub = envelopeOf(results.analyses, 'substrate');
   if (sub?.status === 'ok') {
@@ -85,7 +95,7 @@ export function resultsCsv(results: Results): string {
   for (const n of resultNotes(results)) rows.push(['note', n.source, '', '', n.text]);
   for (const rule of READING_RULES) rows.push(['note', 'reading rule', '', '', rule]);
   rows.push(['note', 'disclaimer', '', '', DISCLAIMER]);
-  return rows.map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
+  return `${rows.map((r) => r.map(csvField).join(',')).join('\r\n')}\r\n`;
 }
 
 /** Offers a blob as a download named `filename`. */

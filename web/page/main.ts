@@ -151,7 +151,14 @@ async function analyse(summary: UploadSummary): Promise<void> {
   ]);
   const engines = models.ok ? alternativeModels(models.value) : [];
   const [metrics, ...alternativeRuns] = await Promise.all([
-    registry.ok ? settle(client.compute(id, registry.value.map((m) => m.name))) : Promise.resolve(registry as { ok: false; error: unknown }),
+    registry.ok
+      ? settle(
+          client.compute(
+            id,
+            registry.value.map((m) => m.name),
+          ),
+        )
+      : Promise.resolve(registry as { ok: false; error: unknown }),
     ...engines.map((m) => settle(client.web.analyze(id, { analyses: ['vt'], model: m.name }))),
   ]);
   const results: Results = {
@@ -176,7 +183,12 @@ function legendEntries(results: Results, plot: PlotView): LegendEntry[] {
   }
   const marks = landmarkMarks(results);
   if (marks.length) entries.push({ color: '#374151', dashed: false, text: `Landmarks: ${marks.map((m) => `${m.short} ${m.label}`).join(', ')}` });
-  if (plot.state.domains) entries.push({ color: DOMAIN.heavy, dashed: false, text: `Band under the time axes: moderate (green), heavy (amber), severe (red) probability per second, ${plot.state.domains.model} ${plot.state.domains.model_version}` });
+  if (plot.state.domains)
+    entries.push({
+      color: DOMAIN.heavy,
+      dashed: false,
+      text: `Band under the time axes: moderate (green), heavy (amber), severe (red) probability per second, ${plot.state.domains.model} ${plot.state.domains.model_version}`,
+    });
   return entries;
 }
 
@@ -235,11 +247,16 @@ dropZone.addEventListener('drop', (e) => {
   const file = e.dataTransfer?.files[0];
   if (file && app.dataset.state !== 'busy') void upload((onProgress) => client.uploadFile(file, file.name, onProgress));
 });
-for (const [id, oscillating] of [['load-sample', false], ['load-sample-oscillating', true]] as const) {
-  byId(id).addEventListener('click', () =>
-    void upload(async (onProgress) => {
-      const sample = await client.sample(oscillating);
-      return client.uploadContent({ filename: sample.filename, content: sample.content }, onProgress);
-    }),
+for (const [id, oscillating] of [
+  ['load-sample', false],
+  ['load-sample-oscillating', true],
+] as const) {
+  byId(id).addEventListener(
+    'click',
+    () =>
+      void upload(async (onProgress) => {
+        const sample = await client.sample(oscillating);
+        return client.uploadContent({ filename: sample.filename, content: sample.content }, onProgress);
+      }),
   );
 }

@@ -38,14 +38,16 @@ export function landmarkName(key: string): string {
 
 export function landmarkMarks(results: Results): LandmarkMark[] {
   const points = landmarksValue(results)?.points ?? {};
-  return Object.entries(points)
-    .filter(([, p]) => p && p.t_s !== null)
-    .map(([key, p]) => {
-      const [short, label] = LANDMARK_NAMES[key] ?? [key.slice(0, 2).toUpperCase(), words(key)];
-      return { short, label, t_s: p.t_s as number, vo2_ml_min: p.vo2 };
-    })
-    // In time order, so neighbours get different label rows on the plot.
-    .sort((a, b) => a.t_s - b.t_s);
+  return (
+    Object.entries(points)
+      .filter(([, p]) => p && p.t_s !== null)
+      .map(([key, p]) => {
+        const [short, label] = LANDMARK_NAMES[key] ?? [key.slice(0, 2).toUpperCase(), words(key)];
+        return { short, label, t_s: p.t_s as number, vo2_ml_min: p.vo2 };
+      })
+      // In time order, so neighbours get different label rows on the plot.
+      .sort((a, b) => a.t_s - b.t_s)
+  );
 }
 
 /** The vt findings of an envelope that is ok, else null. */
@@ -70,7 +72,10 @@ export interface Engine {
 /** The default model, then each alternative engine, each in its own colour. */
 export function engines(results: Results): Engine[] {
   const end = exerciseEnd(results.summary);
-  const runs = [{ role: 'default' as const, run: results.analyses, name: null as string | null }, ...results.alternatives.map((a) => ({ role: 'alternative' as const, run: a.run, name: a.model.name }))];
+  const runs = [
+    { role: 'default' as const, run: results.analyses, name: null as string | null },
+    ...results.alternatives.map((a) => ({ role: 'alternative' as const, run: a.run, name: a.model.name })),
+  ];
   return runs.map(({ role, run, name }, i) => {
     const findings = vtFindings(run);
     const ran = ranModel(run, 'vt');
@@ -92,7 +97,10 @@ function marks(engine: Engine, end: number | null): ThresholdMark[] {
   if (!f) return [];
   const suffix = engine.role === 'default' ? '' : ` ${engine.name}`;
   const out: ThresholdMark[] = [];
-  for (const [line, t, vo2] of [['VT1', f.vt1_time_s, f.vt1_vo2_ml_min], ['VT2', f.vt2_time_s, f.vt2_vo2_ml_min]] as const) {
+  for (const [line, t, vo2] of [
+    ['VT1', f.vt1_time_s, f.vt1_vo2_ml_min],
+    ['VT2', f.vt2_time_s, f.vt2_vo2_ml_min],
+  ] as const) {
     if (t === null || (end !== null && t > end)) continue;
     const flags = engine.implausible.filter((x) => x.lines.includes(line));
     out.push({ label: `${line}${suffix}`, t_s: t, vo2_ml_min: vo2, color: engine.color, dashed: engine.dashed, warning: flags.length ? `⚠ ${flags.map((x) => x.short).join(', ')}` : null });

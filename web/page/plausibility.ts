@@ -54,16 +54,35 @@ export function implausibilities(f: VtFindings, end: number | null): Implausibil
   if (!own) {
     const { vt1_time_s: t1, vt2_time_s: t2, vt1_vo2_ml_min: v1, vt2_vo2_ml_min: v2 } = f;
     if (t1 !== null && t2 !== null && t2 <= t1) {
-      out.push({ code: 'vt2_before_vt1', short: 'before VT1', lines: ['VT2'], detail: `VT2 (${clock(t2)}) is placed before VT1 (${clock(t1)}); the second threshold cannot come first, so read neither line from this engine.` });
+      out.push({
+        code: 'vt2_before_vt1',
+        short: 'before VT1',
+        lines: ['VT2'],
+        detail: `VT2 (${clock(t2)}) is placed before VT1 (${clock(t1)}); the second threshold cannot come first, so read neither line from this engine.`,
+      });
     } else if (v1 != null && v2 != null && v2 < v1) {
-      out.push({ code: 'vt2_vo2_below_vt1', short: 'VO2 below VT1', lines: ['VT2'], detail: `VT2's VO2 (${num(v2)} mL/min) is below VT1's (${num(v1)} mL/min), which cannot happen in an incremental test.` });
+      out.push({
+        code: 'vt2_vo2_below_vt1',
+        short: 'VO2 below VT1',
+        lines: ['VT2'],
+        detail: `VT2's VO2 (${num(v2)} mL/min) is below VT1's (${num(v1)} mL/min), which cannot happen in an incremental test.`,
+      });
     }
   }
   // Whatever the engine says, a line after exercise is never drawn, so the page always says why.
   if (end !== null) {
-    for (const [line, t] of [['VT1', f.vt1_time_s], ['VT2', f.vt2_time_s]] as const) {
+    for (const [line, t] of [
+      ['VT1', f.vt1_time_s],
+      ['VT2', f.vt2_time_s],
+    ] as const) {
       const said = out.some((x) => /recovery|after_exercise/i.test(x.code) && x.lines.includes(line));
-      if (t !== null && t > end && !said) out.push({ code: 'after_exercise', short: 'in recovery', lines: [line], detail: `${line} (${clock(t)}) is placed after exercise ended (${clock(end)}), in recovery: it is not drawn on the plot.` });
+      if (t !== null && t > end && !said)
+        out.push({
+          code: 'after_exercise',
+          short: 'in recovery',
+          lines: [line],
+          detail: `${line} (${clock(t)}) is placed after exercise ended (${clock(end)}), in recovery: it is not drawn on the plot.`,
+        });
     }
   }
   return out;

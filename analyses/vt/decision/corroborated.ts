@@ -185,9 +185,12 @@ export const readToEnd = corroboratedRule('read-to-end', true);
  * so a reader should know which one they have.
  */
 function placementNote(name: 'VT1' | 'VT2', by: ThresholdEvidence['placed_by']): string | null {
-  if (by === 'model') return `${name} rests on the model's curves alone: no accepted classic landmark fell where the curves are undecided, so nothing corroborated it (evidence.${name.toLowerCase()}).`;
-  if (by === 'gases at the end of the test') return `${name} was placed from the gases over the end of the test (VE/VCO2 rising, PetCO2 falling, VE steepening against VCO2; at least two agreeing): the test ended too soon after it for the model's curves to cross (evidence.${name.toLowerCase()}.compensation).`;
-  if (by === 'landmarks (the curves end undecided)') return `${name} was placed by the respiratory compensation landmarks over the end of the test: the test ended before the model's curves decided (evidence.${name.toLowerCase()}).`;
+  if (by === 'model')
+    return `${name} rests on the model's curves alone: no accepted classic landmark fell where the curves are undecided, so nothing corroborated it (evidence.${name.toLowerCase()}).`;
+  if (by === 'gases at the end of the test')
+    return `${name} was placed from the gases over the end of the test (VE/VCO2 rising, PetCO2 falling, VE steepening against VCO2; at least two agreeing): the test ended too soon after it for the model's curves to cross (evidence.${name.toLowerCase()}.compensation).`;
+  if (by === 'landmarks (the curves end undecided)')
+    return `${name} was placed by the respiratory compensation landmarks over the end of the test: the test ended before the model's curves decided (evidence.${name.toLowerCase()}).`;
   return null;
 }
 
@@ -196,7 +199,14 @@ function placementNote(name: 'VT1' | 'VT2', by: ThresholdEvidence['placed_by']):
  * not decide and the respiratory compensation landmarks over the end of the test place VT2 (their
  * median, at least two agreeing); otherwise the test ended before VT2.
  */
-function undecidedEnd(test: PreparedTest, ps: Float64Array, from: number, last: number, criteria: CriterionEvidence[], end = test.end_index): { placed: PlacedThreshold | null; evidence: ThresholdEvidence } {
+function undecidedEnd(
+  test: PreparedTest,
+  ps: Float64Array,
+  from: number,
+  last: number,
+  criteria: CriterionEvidence[],
+  end = test.end_index,
+): { placed: PlacedThreshold | null; evidence: ThresholdEvidence } {
   if (last < from || ps[last] - ps[Math.max(from, last - 60)] < STILL_RISING) return { placed: null, evidence: notReached() };
   const zone: [number, number] = [Math.max(from, end - END_SPAN_S), end];
   const inZone = (e: CriterionEvidence) => e.accepted && e.index !== null && e.index >= zone[0] && e.index <= zone[1];
@@ -225,7 +235,10 @@ function endOfTest(test: PreparedTest, ps: Float64Array, from: number, last: num
   const compensation = ec.signs.map((s) => ({ sign: s.sign, time_s: s.index === null ? null : test.t0_s + s.index, accepted: s.accepted, why: s.why }));
   const zone: [number, number] = [test.t0_s + ec.span[0], test.t0_s + ec.span[1]];
   if (ec.index !== null) {
-    return { placed: { index: ec.index }, evidence: { placed_by: 'gases at the end of the test', model_crossing_s: null, zone_s: zone, landmarks: describe(test, criteria, () => false, 0), compensation } };
+    return {
+      placed: { index: ec.index },
+      evidence: { placed_by: 'gases at the end of the test', model_crossing_s: null, zone_s: zone, landmarks: describe(test, criteria, () => false, 0), compensation },
+    };
   }
   const classic = undecidedEnd(test, ps, from, last, criteria, end);
   if (classic.placed !== null) return { placed: classic.placed, evidence: { ...classic.evidence, compensation } };

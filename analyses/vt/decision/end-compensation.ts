@@ -49,12 +49,28 @@ interface Hinge {
 function hingeFit(x: ArrayLike<number>, y: ArrayLike<number>, lo: number, hi: number, k: number): { sse: number; b: number; c: number } {
   // Normal equations of three regressors (1, x, h), solved by Cramer's rule: small, exact enough at these scales.
   const xk = x[k];
-  let n = 0, sx = 0, sh = 0, sxx = 0, sxh = 0, shh = 0, sy = 0, sxy = 0, shy = 0;
+  let n = 0,
+    sx = 0,
+    sh = 0,
+    sxx = 0,
+    sxh = 0,
+    shh = 0,
+    sy = 0,
+    sxy = 0,
+    shy = 0;
   for (let i = lo; i <= hi; i++) {
     const xi = x[i] - xk;
     const hi_ = Math.max(0, xi);
     const yi = y[i];
-    n++; sx += xi; sh += hi_; sxx += xi * xi; sxh += xi * hi_; shh += hi_ * hi_; sy += yi; sxy += xi * yi; shy += hi_ * yi;
+    n++;
+    sx += xi;
+    sh += hi_;
+    sxx += xi * xi;
+    sxh += xi * hi_;
+    shh += hi_ * hi_;
+    sy += yi;
+    sxy += xi * yi;
+    shy += hi_ * yi;
   }
   const det3 = (a: number[]) => a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) + a[2] * (a[3] * a[7] - a[4] * a[6]);
   const m = [n, sx, sh, sx, sxx, sxh, sh, sxh, shh];
@@ -74,13 +90,26 @@ function hingeFit(x: ArrayLike<number>, y: ArrayLike<number>, lo: number, hi: nu
 
 /** Residual sum of squares of one straight line over [lo, hi]. */
 function lineSse(x: ArrayLike<number>, y: ArrayLike<number>, lo: number, hi: number): number {
-  let n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (let i = lo; i <= hi; i++) { n++; sx += x[i]; sy += y[i]; sxx += x[i] * x[i]; sxy += x[i] * y[i]; }
+  let n = 0,
+    sx = 0,
+    sy = 0,
+    sxx = 0,
+    sxy = 0;
+  for (let i = lo; i <= hi; i++) {
+    n++;
+    sx += x[i];
+    sy += y[i];
+    sxx += x[i] * x[i];
+    sxy += x[i] * y[i];
+  }
   const den = n * sxx - sx * sx;
   const b = den > 0 ? (n * sxy - sx * sy) / den : 0;
   const a = (sy - b * sx) / n;
   let sse = 0;
-  for (let i = lo; i <= hi; i++) { const r = y[i] - a - b * x[i]; sse += r * r; }
+  for (let i = lo; i <= hi; i++) {
+    const r = y[i] - a - b * x[i];
+    sse += r * r;
+  }
   return sse;
 }
 
@@ -125,7 +154,10 @@ export function endCompensation(test: PreparedTest, from: number, end: number): 
     judge('PetCO2 falls', fits ? bestHinge(time, test.petco2, lo, hi) : null, false),
     judge('VE steepens against VCO2', fits ? bestHinge(test.vco2, test.ve, lo, hi) : null, true),
   ];
-  const accepted = signs.filter((s) => s.accepted).map((s) => s.index as number).sort((a, b) => a - b);
+  const accepted = signs
+    .filter((s) => s.accepted)
+    .map((s) => s.index as number)
+    .sort((a, b) => a - b);
   let index: number | null = null;
   if (accepted.length >= 2) {
     const median = accepted.length % 2 ? accepted[accepted.length >> 1] : Math.round((accepted[accepted.length / 2 - 1] + accepted[accepted.length / 2]) / 2);

@@ -48,7 +48,7 @@ export async function runMatrix(model: RegisteredModel, session: ort.InferenceSe
   try {
     const out = await session.run({ [session.inputNames[0]]: input });
     const tensor = out[session.outputNames[0]];
-    if (!tensor || tensor.dims.length !== 2 || tensor.dims[0] !== rows || tensor.dims[1] !== columns) {
+    if (tensor?.dims.length !== 2 || tensor.dims[0] !== rows || tensor.dims[1] !== columns) {
       throw new Error(`output shape ${tensor ? JSON.stringify(tensor.dims) : 'missing'}, expected [${rows}, ${columns}]`);
     }
     return tensor.data as Float32Array;

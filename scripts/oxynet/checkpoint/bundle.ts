@@ -52,7 +52,10 @@ export class TensorBundle {
   readonly entries: BundleEntry[];
   private readonly byKey: Map<string, BundleEntry>;
 
-  constructor(index: Uint8Array, private readonly data: Uint8Array) {
+  constructor(
+    index: Uint8Array,
+    private readonly data: Uint8Array,
+  ) {
     const table = readSSTable(index);
     const header = table.find((e) => e.key === '');
     if (!header) throw new Error('the index has no bundle header (empty key)');
@@ -66,7 +69,10 @@ export class TensorBundle {
         if (m.number(3) !== 0) throw new Error(`${key} lives in shard ${m.number(3)}`);
         if (m.has(7)) throw new Error(`${key} is a sliced tensor; slices are not read`);
         const dtype = m.number(1);
-        const shape = m.message(2).messages(2).map((d) => d.number(1));
+        const shape = m
+          .message(2)
+          .messages(2)
+          .map((d) => d.number(1));
         const offset = m.number(4);
         const size = m.number(5);
         if (offset + size > data.length) throw new Error(`${key} (${offset} + ${size}) runs past the data file (${data.length} bytes)`);

@@ -12,7 +12,10 @@ export class FlatTable {
   private readonly vtable: number;
   private readonly vtableSize: number;
 
-  constructor(private readonly bytes: Uint8Array, readonly pos: number) {
+  constructor(
+    private readonly bytes: Uint8Array,
+    readonly pos: number,
+  ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (pos < 0 || pos + 4 > bytes.length) throw new Error(`table at ${pos} lies outside the buffer`);
     this.vtable = pos - this.view.getInt32(pos, true);

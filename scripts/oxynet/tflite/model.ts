@@ -4,7 +4,7 @@
  * table definitions of TensorFlow Lite's schema (tensorflow/lite/schema/schema.fbs): only the
  * fields and options this project's interpreter needs are read, each by its position there.
  */
-import { FlatTable, rootTable } from './flatbuffer.js';
+import { type FlatTable, rootTable } from './flatbuffer.js';
 
 /** BuiltinOperator values of the operators read here (schema.fbs enum BuiltinOperator). */
 export const BUILTIN = {
@@ -107,13 +107,15 @@ export function readTflite(bytes: Uint8Array): TfliteModel {
     if (b.has(1) || b.has(2)) throw new Error('buffers stored outside the FlatBuffer (offset/size) are not read');
     return b.byteVector(0);
   });
-  const tensors = sg.tableVector(0).map((t): TfliteTensor => ({
-    shape: t.int32Vector(0),
-    type: t.int8(1),
-    buffer: t.uint32(2),
-    name: t.string(3) ?? '',
-    shape_signature: t.has(7) ? t.int32Vector(7) : null,
-  }));
+  const tensors = sg.tableVector(0).map(
+    (t): TfliteTensor => ({
+      shape: t.int32Vector(0),
+      type: t.int8(1),
+      buffer: t.uint32(2),
+      name: t.string(3) ?? '',
+      shape_signature: t.has(7) ? t.int32Vector(7) : null,
+    }),
+  );
   const names = new Map<number, string>(Object.entries(BUILTIN).map(([k, v]) => [v, k]));
   const operators = sg.tableVector(3).map((op): TfliteOperator => {
     const index = op.uint32(0);

@@ -63,7 +63,8 @@ export function tfliteToCnn(model: TfliteModel): CnnParameters {
     if (p.kind !== 'pool2d' || p.padding !== PADDING.SAME || p.filter_w !== 1 || p.stride_w !== 1 || p.filter_h !== p.stride_h || p.activation !== ACTIVATION.NONE) {
       throw new Error(`block ${block}: MAX_POOL_2D is not a same-padded pool along time`);
     }
-    for (const op of [mulOp, addOp]) if ((op.options.kind === 'mul' || op.options.kind === 'add') && op.options.activation !== ACTIVATION.NONE) throw new Error(`block ${block}: folded batch norm has an activation`);
+    for (const op of [mulOp, addOp])
+      if ((op.options.kind === 'mul' || op.options.kind === 'add') && op.options.activation !== ACTIVATION.NONE) throw new Error(`block ${block}: folded batch norm has an activation`);
     const weight = new Float32Array(filter.data.length);
     for (let o = 0; o < cout; o++) for (let ch = 0; ch < cin; ch++) for (let j = 0; j < k; j++) weight[(o * cin + ch) * k + j] = filter.data[(o * k + j) * cin + ch];
     const variance = new Float32Array(cout).fill(1 - EPSILON);

@@ -90,7 +90,9 @@ export async function analyzeCommand(args: string[], io: CliIO): Promise<number>
     progress.finish();
     writeFileSync(join(outDir, 'summary.csv'), summaryCsv(outcomes));
     const failures = outcomes.filter((o) => o.status === 'failed');
-    io.stdout.write(`${outcomes.length} file${outcomes.length === 1 ? '' : 's'} analysed ${engine.where}: ${outcomes.length - failures.length} ok, ${failures.length} failed. Results in ${outDir} (one JSON per file, summary.csv).\n`);
+    io.stdout.write(
+      `${outcomes.length} file${outcomes.length === 1 ? '' : 's'} analysed ${engine.where}: ${outcomes.length - failures.length} ok, ${failures.length} failed. Results in ${outDir} (one JSON per file, summary.csv).\n`,
+    );
     if (failures.length === 0) return 0;
     io.stderr.write(`\n${failureTable(failures)}\n`);
     return 1;

@@ -24,9 +24,16 @@ export async function createLocalEngine(choices: AnalyzeChoices, packages: strin
   const names = (choices.analyses ?? installed) as AnalysisName[];
   const unknown = names.filter((n) => !(installed as readonly string[]).includes(n));
   if (unknown.length > 0) throw new ServiceError('UNKNOWN_ANALYSIS', `Unknown analysis ${unknown.join(', ')}; known: ${installed.join(', ')}.`, { unknown, available: installed });
-  const metrics = createMetricRegistry(plugins.analyses.flatMap((a) => a.metrics ?? [])).list().map((m) => m.name);
+  const metrics = createMetricRegistry(plugins.analyses.flatMap((a) => a.metrics ?? []))
+    .list()
+    .map((m) => m.name);
   // The server's own budgets, so a pathological file fails alone here too; files are fed `jobs` at a time.
-  const runner = createTaskRunner({ workers: choices.jobs, taskTimeoutMs: OPERATIONS_DEFAULTS.taskTimeoutMs, workerMemoryMb: OPERATIONS_DEFAULTS.workerMemoryMb, queueLimit: OPERATIONS_DEFAULTS.workerQueueLimit });
+  const runner = createTaskRunner({
+    workers: choices.jobs,
+    taskTimeoutMs: OPERATIONS_DEFAULTS.taskTimeoutMs,
+    workerMemoryMb: OPERATIONS_DEFAULTS.workerMemoryMb,
+    queueLimit: OPERATIONS_DEFAULTS.workerQueueLimit,
+  });
   const request = { model: choices.model ?? null, model_version: choices.model_version ?? null, medications: null, key: { tier: 'research' as const, allowed_models: null }, surface: 'api' as const };
 
   return {
@@ -38,7 +45,11 @@ export async function createLocalEngine(choices: AnalyzeChoices, packages: strin
         const size = bytes.length;
         const read = unwrap(await runner.run({ kind: 'parse', filename: basename(path), bytes, packages }), 'parse');
         // A run in process stores nothing: the summary has no handle and no retention.
-        const { cpet_id: _id, retention: _retention, ...rest } = uploadSummary({
+        const {
+          cpet_id: _id,
+          retention: _retention,
+          ...rest
+        } = uploadSummary({
           cpet_id: '',
           key_id: '',
           filename: basename(path),

@@ -18,7 +18,7 @@ export interface FileOutcome {
   /** The service's handle of the recording; null in process, where nothing is stored. */
   cpet_id: string | null;
   /** The upload summary; in process without `cpet_id` and `retention`, which belong to a stored record. */
-  summary: Omit<UploadSummary, 'cpet_id' | 'retention'> & Partial<Pick<UploadSummary, 'retention'>> | null;
+  summary: (Omit<UploadSummary, 'cpet_id' | 'retention'> & Partial<Pick<UploadSummary, 'retention'>>) | null;
   /** One envelope per analysis, as analyze answers them. */
   analyses: Envelope[];
   /** Every metric of the registry, as compute answers them. */

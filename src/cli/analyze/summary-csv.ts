@@ -74,9 +74,12 @@ function cell(value: Cell): string {
 
 /** The whole table, header first, CRLF line ends as RFC 4180 and spreadsheets expect. */
 export function summaryCsv(outcomes: readonly FileOutcome[]): string {
-  const lines = [SUMMARY_COLUMNS.join(','), ...outcomes.map((o) => {
-    const row = summaryRow(o);
-    return SUMMARY_COLUMNS.map((c) => cell(row[c])).join(',');
-  })];
+  const lines = [
+    SUMMARY_COLUMNS.join(','),
+    ...outcomes.map((o) => {
+      const row = summaryRow(o);
+      return SUMMARY_COLUMNS.map((c) => cell(row[c])).join(',');
+    }),
+  ];
   return `${lines.join('\r\n')}\r\n`;
 }

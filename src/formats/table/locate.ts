@@ -89,7 +89,7 @@ function startsLikeNumber(cell: string): boolean {
 
 function firstFilled(row: readonly unknown[]): number {
   const i = row.findIndex((c) => c !== null && c !== undefined && String(c).trim() !== '');
-  return i < 0 ? 0 : i;
+  return Math.max(i, 0);
 }
 
 const NUMBER_TEXT = /^\s*[-+]?(\d+([.,]\d*)?|[.,]\d+)([eE][-+]?\d+)?\s*$/;

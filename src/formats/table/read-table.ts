@@ -86,7 +86,12 @@ export function readTable(source: TableSource, layout: TableLayout, options: Tab
   const names = new Map<number, HeaderName>();
   for (let c = layout.first_column; c <= lastColumn; c++) {
     const name = readHeaderName(headerCells[c], options.names);
-    const q = name.qualifier || !layout.qualifiers ? null : String(layout.qualifiers[c] ?? '').trim().toLowerCase();
+    const q =
+      name.qualifier || !layout.qualifiers
+        ? null
+        : String(layout.qualifiers[c] ?? '')
+            .trim()
+            .toLowerCase();
     names.set(c, q === 'btps' || q === 'stpd' || q === 'atps' ? { ...name, qualifier: q } : name);
   }
 
@@ -107,11 +112,7 @@ export function readTable(source: TableSource, layout: TableLayout, options: Tab
   const timeCol = pick(names, 'time');
   if (timeCol < 0) throw parserError('no time column in the header', { ...source.where(layout.header_row) });
   const timeName = names.get(timeCol) as HeaderName;
-  const time_s = readTimeColumn(
-    { cells: cells(timeCol), header: timeName.header, unit_row: unitRow(timeCol) ?? options.units?.time?.unit ?? null, unit_header: timeName.unit, where },
-    flags,
-    report,
-  );
+  const time_s = readTimeColumn({ cells: cells(timeCol), header: timeName.header, unit_row: unitRow(timeCol) ?? options.units?.time?.unit ?? null, unit_header: timeName.unit, where }, flags, report);
   columns.set(timeCol, { index: timeCol, header: timeName.header, reads: 'time' });
 
   // 2. Numbers of a column, read once, with unreadable cells counted.
@@ -172,7 +173,10 @@ export function readTable(source: TableSource, layout: TableLayout, options: Tab
   }
 
   // 5. End-tidal fractions stand in for end-tidal pressures only when the table has none.
-  for (const [pressure, fraction] of [['PetO2', 'FetO2'], ['PetCO2', 'FetCO2']] as const) {
+  for (const [pressure, fraction] of [
+    ['PetO2', 'FetO2'],
+    ['PetCO2', 'FetCO2'],
+  ] as const) {
     const c = pick(names, fraction);
     if (c < 0 || channels[pressure]) continue;
     channels[pressure] = fromFraction(pressure, names.get(c) as HeaderName, unitRow(c), read(c), options.barometric_mmhg ?? null, flags);
@@ -252,7 +256,10 @@ function dataRows(source: TableSource, layout: TableLayout, lastColumn: number, 
     const row = data[last];
     const filled = (x: readonly unknown[]) => x.filter((c) => !isBlank(c)).length;
     if (row.length < lastColumn + 1 || (!source.ends_with_line_break && last > 0 && filled(row) < filled(data[last - 1]))) {
-      flags.push({ code: 'truncated_row_dropped', detail: `the last line (${describe(source.where(rowIndex[last]))}) is shorter than the rows before it; the file looks cut short and that row was dropped` });
+      flags.push({
+        code: 'truncated_row_dropped',
+        detail: `the last line (${describe(source.where(rowIndex[last]))}) is shorter than the rows before it; the file looks cut short and that row was dropped`,
+      });
       data.pop();
       rowIndex.pop();
     } else if (!source.ends_with_line_break) {
@@ -340,17 +347,10 @@ function medianOf(values: readonly (number | null)[]): number {
  * An end-tidal fraction (% or a fraction of 1) as a partial pressure of saturated alveolar gas:
  * P = F x (PB - PH2O), PH2O 47 mmHg at 37 °C (Dalton's law; West, Respiratory Physiology).
  */
-function fromFraction(
-  pressure: 'PetO2' | 'PetCO2',
-  name: HeaderName,
-  unit: string | null,
-  values: (number | null)[],
-  barometric: number | null,
-  flags: ParserFlag[],
-): ChannelData {
+function fromFraction(pressure: 'PetO2' | 'PetCO2', name: HeaderName, unit: string | null, values: (number | null)[], barometric: number | null, flags: ParserFlag[]): ChannelData {
   const percent = unitMeaning(unit ?? name.unit)?.kind === 'percent' || medianOf(values) > 1;
   const pb = barometric ?? STANDARD_BAROMETRIC_MMHG;
-  const factor = ((percent ? 0.01 : 1) * (pb - PH2O_37C_MMHG));
+  const factor = (percent ? 0.01 : 1) * (pb - PH2O_37C_MMHG);
   const out = values.map((v) => (v === null ? null : v * factor));
   flags.push({
     code: 'end_tidal_from_fraction',

@@ -11,19 +11,7 @@ const KMH_PER_MPH = 1.609344;
 const KMH_PER_MS = 3.6;
 
 /** What a unit measures. `per_kg_flow` is VO2 per body mass; `clock` is a time written as h:mm:ss. */
-export type UnitKind =
-  | 'gas_flow'
-  | 'per_kg_flow'
-  | 'volume'
-  | 'pressure'
-  | 'percent'
-  | 'rate'
-  | 'power'
-  | 'speed'
-  | 'duration'
-  | 'clock'
-  | 'ratio'
-  | 'other';
+export type UnitKind = 'gas_flow' | 'per_kg_flow' | 'volume' | 'pressure' | 'percent' | 'rate' | 'power' | 'speed' | 'duration' | 'clock' | 'ratio' | 'other';
 
 export interface UnitMeaning {
   kind: UnitKind;
@@ -78,9 +66,34 @@ const MEANINGS: ReadonlyMap<string, UnitMeaning> = new Map<string, UnitMeaning>(
   ),
   ...['---', '--', 'ratio', 'bt/st'].map((k) => [k, { kind: 'ratio' as const, factor: 1 }] as const),
   // Units a CPET table carries in columns that are not read; known, so a units row is recognised by them.
-  ...['kcal', 'kcal/h', 'kcal/d', 'kcal/day', 'kcal/min', 'kj', 'g/h', 'g/min', 'g/d', 'g/day', 'g/dag', 'mmol/l', 'mmol', 'ml/beat', 'ml/bpm', 'ml/w', 'ml/min/w', 'l/s', 'mv', '°c', 'm', 'rpm', '#', 'mets', 'kcal/kg/day', 'kcal/d/kg'].map(
-    (k) => [k, { kind: 'other' as const, factor: 1 }] as const,
-  ),
+  ...[
+    'kcal',
+    'kcal/h',
+    'kcal/d',
+    'kcal/day',
+    'kcal/min',
+    'kj',
+    'g/h',
+    'g/min',
+    'g/d',
+    'g/day',
+    'g/dag',
+    'mmol/l',
+    'mmol',
+    'ml/beat',
+    'ml/bpm',
+    'ml/w',
+    'ml/min/w',
+    'l/s',
+    'mv',
+    '°c',
+    'm',
+    'rpm',
+    '#',
+    'mets',
+    'kcal/kg/day',
+    'kcal/d/kg',
+  ].map((k) => [k, { kind: 'other' as const, factor: 1 }] as const),
 ]);
 
 /** Unit cells already read, by their text: a table repeats the same few units. */

@@ -45,7 +45,7 @@ function coupling(rec: Recording, a: ChannelName, b: ChannelName): BandCoupling 
 
 /** Phase distance from a target angle, degrees 0..180. */
 function phaseError(phase_deg: number, target_deg: number): number {
-  const d = Math.abs((((phase_deg - target_deg) % 360) + 540) % 360 - 180);
+  const d = Math.abs(((((phase_deg - target_deg) % 360) + 540) % 360) - 180);
   return d;
 }
 

@@ -8,7 +8,7 @@ import { channel } from '../../recording/recording.js';
 import { phasesOf } from '../../signal/phases.js';
 import { describeImplausibleHeartRate, heartRatePlausibility, type HeartRateFlag } from '../../signal/heart-rate-plausibility.js';
 import { applyAveraging, isDefaultAveraging, type AveragedSeries, type AveragingSpec } from '../../signal/averaging/index.js';
-import type { MetricEntry, MetricOptions, MetricResult } from '../metric-entry.js';
+import type { MetricEntry, MetricResult } from '../metric-entry.js';
 import { cleaned } from '../cleaned.js';
 import { ok, round, unavailable } from '../result.js';
 
@@ -90,8 +90,20 @@ function exportStep(rec: Recording): number {
 export function peakAveraged(rec: Recording, a: readonly (number | null)[], b: readonly (number | null)[] | null, spec: AveragingSpec): PeakWindow | null {
   if (isDefaultAveraging(spec)) return peakWindow(rec, a, b, peakWindowS(rec));
   const both = (i: number) => a[i] !== null && Number.isFinite(a[i]) && (!b || (b[i] !== null && Number.isFinite(b[i])));
-  const av = applyAveraging(rec.t_s, a.map((v, i) => (both(i) ? v : null)), spec, exportStep(rec));
-  const bv = b ? applyAveraging(rec.t_s, b.map((v, i) => (both(i) ? v : null)), spec, exportStep(rec)) : null;
+  const av = applyAveraging(
+    rec.t_s,
+    a.map((v, i) => (both(i) ? v : null)),
+    spec,
+    exportStep(rec),
+  );
+  const bv = b
+    ? applyAveraging(
+        rec.t_s,
+        b.map((v, i) => (both(i) ? v : null)),
+        spec,
+        exportStep(rec),
+      )
+    : null;
   const k = highest(av, bv);
   if (k < 0) return null;
   return { value: ratioAt(av, bv, k) as number, window_s: av.t_end_s[k] - av.t_start_s[k], t_start_s: av.t_start_s[k], t_end_s: av.t_end_s[k], n: av.n[k], at_s: av.t_s[k] };
@@ -242,7 +254,8 @@ export const o2Pulse: MetricEntry = {
   unit: 'mL/beat',
   requires: ['VO2', 'HR'],
   min_duration_s: PEAK_WINDOW_S,
-  notes: 'O2 pulse = VO2 / HR at peak (Wasserman): a surrogate of stroke volume times the arteriovenous O2 difference. Beta blockers raise it by lowering HR. Physiologically implausible heart-rate samples (outside 30-230 beats/min, or jumping by more than 40 beats/min within 2 s; src/signal/heart-rate-plausibility.ts) are left out, and detail says how many. Refused when HR does not track VO2 over the test (a stuck or fixed entry).',
+  notes:
+    'O2 pulse = VO2 / HR at peak (Wasserman): a surrogate of stroke volume times the arteriovenous O2 difference. Beta blockers raise it by lowering HR. Physiologically implausible heart-rate samples (outside 30-230 beats/min, or jumping by more than 40 beats/min within 2 s; src/signal/heart-rate-plausibility.ts) are left out, and detail says how many. Refused when HR does not track VO2 over the test (a stuck or fixed entry).',
   compute(rec, options) {
     const vo2 = cleaned(rec, 'VO2');
     const measured = channel(rec, 'HR') ?? [];
@@ -308,7 +321,12 @@ function hrInWindow(rec: Recording, hr: readonly (number | null)[], w: PeakWindo
 
 /** HR under the same averaging, at the averaged point nearest the VO2 peak. */
 function hrAveragedAt(rec: Recording, hr: readonly (number | null)[], spec: AveragingSpec, at_s: number): PeakHeartRate | MetricResult {
-  const avg = applyAveraging(rec.t_s, hr.map((h) => (h !== null && h > 0 ? h : null)), spec, exportStep(rec));
+  const avg = applyAveraging(
+    rec.t_s,
+    hr.map((h) => (h !== null && h > 0 ? h : null)),
+    spec,
+    exportStep(rec),
+  );
   let best = -1;
   for (let k = 0; k < avg.t_s.length; k++) if (best < 0 || Math.abs(avg.t_s[k] - at_s) < Math.abs(avg.t_s[best] - at_s)) best = k;
   const v = best >= 0 ? avg.values[best] : null;

@@ -19,7 +19,7 @@ export const phasesMetric: MetricEntry = {
   requires: [],
   min_duration_s: 60,
   notes:
-    'From the file\'s phase markers when it has them (exact to a sample); else inferred from the work rate (about 10 s of error) or the gases (VO2 lags the work by 30-45 s, so about 45 s). Rest and an unloaded warm-up are told apart only where VO2 steps up between them. No recovery is reported when the record ends at peak.',
+    "From the file's phase markers when it has them (exact to a sample); else inferred from the work rate (about 10 s of error) or the gases (VO2 lags the work by 30-45 s, so about 45 s). Rest and an unloaded warm-up are told apart only where VO2 steps up between them. No recovery is reported when the record ends at peak.",
   compute(rec) {
     const p = phasesOf(rec);
     if (!p) {

@@ -78,7 +78,7 @@ export const vo2Plateau: MetricEntry = {
   requires: ['VO2'],
   min_duration_s: 2 * PEAK_WINDOW_S,
   notes:
-    'delta_ml_min is VO2peak (under the averaging requested) minus the mean VO2 of the 30 s just before the peak window. Taylor 1955 set 150 mL/min for a discontinuous treadmill test; on a fast ramp, VO2 can rise less than that in 30 s without a plateau, so read delta_50 (Midgley 2007) as well. A test stopped before exhaustion shows no plateau whatever the subject\'s VO2max.',
+    "delta_ml_min is VO2peak (under the averaging requested) minus the mean VO2 of the 30 s just before the peak window. Taylor 1955 set 150 mL/min for a discontinuous treadmill test; on a fast ramp, VO2 can rise less than that in 30 s without a plateau, so read delta_50 (Midgley 2007) as well. A test stopped before exhaustion shows no plateau whatever the subject's VO2max.",
   compute(rec, options) {
     const peak = vo2Peak(rec, options.averaging);
     if (!peak) return unavailable('INSUFFICIENT_SIGNAL', 'vo2_plateau: no window of the requested averaging holds enough valid VO2 samples.', { averaging: options.averaging });

@@ -9,8 +9,7 @@ import { ok, round, unavailable } from '../result.js';
 /** The `sampling_adequacy` entry. */
 export const samplingAdequacy: MetricEntry = {
   name: 'sampling_adequacy',
-  returns:
-    '{raw_interval_s, method, averaging_s, period_floor_s, period_ceiling_s, band_narrowed, gradable, note}: the sampling and the band of oscillation periods it resolves.',
+  returns: '{raw_interval_s, method, averaging_s, period_floor_s, period_ceiling_s, band_narrowed, gradable, note}: the sampling and the band of oscillation periods it resolves.',
   unit: 's',
   requires: [],
   min_duration_s: 0,

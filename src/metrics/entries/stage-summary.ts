@@ -46,7 +46,10 @@ function stagesFromWork(rec: Recording, name: 'Load' | 'Speed', absTol: number, 
   let ref = Number.NaN;
   const close = (endIdx: number) => {
     if (start >= 0 && rec.t_s[endIdx] - rec.t_s[start] >= MIN_STAGE_S) {
-      const xs = v.slice(start, endIdx + 1).filter(finite).sort((a, b) => a - b);
+      const xs = v
+        .slice(start, endIdx + 1)
+        .filter(finite)
+        .sort((a, b) => a - b);
       out.push({ t_start_s: rec.t_s[start], t_end_s: rec.t_s[endIdx], level: xs[xs.length >> 1] });
     }
   };
@@ -99,10 +102,14 @@ export function computeStageSummary(rec: Recording, options: Pick<MetricOptions,
   if (!phases) return unavailable('INSUFFICIENT_SIGNAL', 'stage_summary: no exercise phase was found, so there are no stages to summarise.', { reason: 'no exercise phase' });
   const protocol = protocolFor(rec, options.protocol);
   if (protocol.kind === 'constant' || protocol.kind === 'interval') {
-    return unavailable('INSUFFICIENT_SIGNAL', `stage_summary summarises the stages of a step protocol; this is ${protocol.kind === 'constant' ? 'a constant-load test' : 'an interval session'} (${protocol.detail})`, {
-      protocol: protocol.kind,
-      hint: 'give the protocol with the request when the recording does not show it',
-    });
+    return unavailable(
+      'INSUFFICIENT_SIGNAL',
+      `stage_summary summarises the stages of a step protocol; this is ${protocol.kind === 'constant' ? 'a constant-load test' : 'an interval session'} (${protocol.detail})`,
+      {
+        protocol: protocol.kind,
+        hint: 'give the protocol with the request when the recording does not show it',
+      },
+    );
   }
   const span = protocol.incremental ?? phases.exercise;
   let stages: Stage[];
@@ -133,10 +140,14 @@ export function computeStageSummary(rec: Recording, options: Pick<MetricOptions,
     unit = work.unit;
   }
   if (stages.length < 2) {
-    return unavailable('INSUFFICIENT_SIGNAL', `stage_summary: ${stages.length} stage of at least ${MIN_STAGE_S} s found (${source}); a ramp has no stages, and a step protocol the file does not show can be given with the request.`, {
-      stages_found: stages.length,
-      min_stage_s: MIN_STAGE_S,
-    });
+    return unavailable(
+      'INSUFFICIENT_SIGNAL',
+      `stage_summary: ${stages.length} stage of at least ${MIN_STAGE_S} s found (${source}); a ramp has no stages, and a step protocol the file does not show can be given with the request.`,
+      {
+        stages_found: stages.length,
+        min_stage_s: MIN_STAGE_S,
+      },
+    );
   }
   return ok({
     source,

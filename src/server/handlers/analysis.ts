@@ -85,7 +85,13 @@ export async function compute(deps: ServiceDeps, key: ApiKeyRecord, cpetId: stri
   const unknown = body.metrics.filter((n) => !deps.metrics.has(n));
   if (unknown.length > 0) {
     throw validationError(
-      unknown.map((n) => ({ loc: ['body', 'metrics', body.metrics.indexOf(n)], msg: `unknown metric "${n}"; available: ${available.join(', ')}`, type: 'unknown_metric', input: n, ctx: { available } })),
+      unknown.map((n) => ({
+        loc: ['body', 'metrics', body.metrics.indexOf(n)],
+        msg: `unknown metric "${n}"; available: ${available.join(', ')}`,
+        type: 'unknown_metric',
+        input: n,
+        ctx: { available },
+      })),
       { available },
     );
   }

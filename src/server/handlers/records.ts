@@ -32,16 +32,14 @@ export async function deleteCpet(deps: ServiceDeps, key: ApiKeyRecord, cpetId: s
 }
 
 /** GET /v1/cpet/{cpet_id}/series: for plotting only; peaks survive the downsampling (LTTB). */
-export async function getSeries(
-  deps: ServiceDeps,
-  key: ApiKeyRecord,
-  cpetId: string,
-  query: { channels?: string; max_points?: number; grid?: 'raw' | 'resampled' },
-): Promise<Reply> {
+export async function getSeries(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string, query: { channels?: string; max_points?: number; grid?: 'raw' | 'resampled' }): Promise<Reply> {
   const record = await loadRecord(deps, key.id, cpetId);
   // Plotting reads the samples on this thread: decoding a 20,000-sample block takes a few milliseconds.
   const rec = recordingOf(payloadOf(record));
-  const names = (query.channels ?? 'VE').split(',').map((s) => s.trim()).filter(Boolean);
+  const names = (query.channels ?? 'VE')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const available = availableSeries(rec);
   const unknown = names.filter((n) => !available.includes(n));
   if (names.length === 0 || unknown.length > 0) {
@@ -80,7 +78,14 @@ export async function getSeries(
     } else {
       const uniform = resampleUniform(rec.t_s, values, 1, { maxGapS: RESAMPLE_MAX_GAP_S });
       // A grid point interpolated from an implausible sample is implausible too.
-      const badGrid = flagged ? resampleUniform(rec.t_s, flagged.map((f, i) => (values[i] === null ? null : f ? 1 : 0)), 1, { maxGapS: RESAMPLE_MAX_GAP_S }).values : null;
+      const badGrid = flagged
+        ? resampleUniform(
+            rec.t_s,
+            flagged.map((f, i) => (values[i] === null ? null : f ? 1 : 0)),
+            1,
+            { maxGapS: RESAMPLE_MAX_GAP_S },
+          ).values
+        : null;
       uniform.values.forEach((x, k) => {
         if (Number.isFinite(x)) {
           t.push(uniform.t0_s + k);

@@ -53,22 +53,34 @@ export function listWebModels(deps: ServiceDeps, key: ApiKeyRecord): Reply {
 
 /** GET /v1/web/cpet/{cpet_id}/domains: per-second moderate/heavy/severe probabilities. */
 export async function getWebDomains(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string, query: { model?: string; model_version?: string }): Promise<Reply> {
-  if (!key.products.includes('vt')) throw new ServiceError('PRODUCT_NOT_ENABLED', 'Domain curves come from the threshold model: this key lacks the vt product.', { product: 'vt', products: key.products });
+  if (!key.products.includes('vt'))
+    throw new ServiceError('PRODUCT_NOT_ENABLED', 'Domain curves come from the threshold model: this key lacks the vt product.', { product: 'vt', products: key.products });
   const record = await loadRecord(deps, key.id, cpetId);
   const curves = unwrap(
-    await deps.runner.run({
-      kind: 'domains',
-      recording: payloadOf(record),
-      model: query.model ?? null,
-      model_version: query.model_version ?? null,
-      key: { tier: key.tier, allowed_models: key.allowed_models },
-      packages: deps.config.formatPackages,
-    }, key.id),
+    await deps.runner.run(
+      {
+        kind: 'domains',
+        recording: payloadOf(record),
+        model: query.model ?? null,
+        model_version: query.model_version ?? null,
+        key: { tier: key.tier, allowed_models: key.allowed_models },
+        packages: deps.config.formatPackages,
+      },
+      key.id,
+    ),
     'domains',
   );
   const body: DomainsResponse =
     curves.status === 'ok'
       ? { cpet_id: cpetId, status: 'ok', model: curves.model.name, model_version: curves.model.version, t_s: curves.t_s, moderate: curves.moderate, heavy: curves.heavy, severe: curves.severe }
-      : { cpet_id: cpetId, status: 'not_analysable', model: curves.model.name, model_version: curves.model.version, error: curves.error as DomainsRefusal, message: curves.message, context: curves.context };
+      : {
+          cpet_id: cpetId,
+          status: 'not_analysable',
+          model: curves.model.name,
+          model_version: curves.model.version,
+          error: curves.error as DomainsRefusal,
+          message: curves.message,
+          context: curves.context,
+        };
   return { json: body };
 }

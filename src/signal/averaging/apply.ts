@@ -25,9 +25,21 @@ export function applyAveraging(t_s: readonly number[], values: readonly (number 
     case 'time_bins':
       return timeBins(t_s, values, spec.window_s, spec.statistic, step_s);
     case 'rolling_time':
-      return rolling(t_s, values, spec.statistic, (_i, xt) => covered(xt, spec.window_s, step_s), (i) => timeWindow(t_s, i, spec.window_s, spec.alignment));
+      return rolling(
+        t_s,
+        values,
+        spec.statistic,
+        (_i, xt) => covered(xt, spec.window_s, step_s),
+        (i) => timeWindow(t_s, i, spec.window_s, spec.alignment),
+      );
     case 'rolling_breaths':
-      return rolling(t_s, values, spec.statistic, (_i, xt) => xt.length >= Math.ceil(spec.breaths / 2), (i) => breathWindow(t_s, i, spec.breaths, spec.alignment));
+      return rolling(
+        t_s,
+        values,
+        spec.statistic,
+        (_i, xt) => xt.length >= Math.ceil(spec.breaths / 2),
+        (i) => breathWindow(t_s, i, spec.breaths, spec.alignment),
+      );
     case 'low_pass':
       return lowPass(t_s, values, spec.cutoff_hz, spec.order);
   }

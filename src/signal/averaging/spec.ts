@@ -58,7 +58,8 @@ export function parseAveraging(input: unknown): { ok: true; spec: AveragingSpec 
   const kind = o.kind as AveragingKind;
   if (!KINDS.includes(kind)) return fail(['kind'], `must be one of ${KINDS.join(', ')}`, 'enum', o.kind);
   const issues: AveragingIssue[] = [];
-  for (const k of Object.keys(o)) if (!FIELDS[kind].includes(k)) issues.push({ loc: [k], msg: `is not a field of a ${kind} averaging (fields: ${FIELDS[kind].join(', ')})`, type: 'extra_forbidden', input: o[k] });
+  for (const k of Object.keys(o))
+    if (!FIELDS[kind].includes(k)) issues.push({ loc: [k], msg: `is not a field of a ${kind} averaging (fields: ${FIELDS[kind].join(', ')})`, type: 'extra_forbidden', input: o[k] });
   const num = (name: keyof typeof AVERAGING_LIMITS, integer: boolean, fallback?: number): number => {
     const v = o[name] ?? fallback;
     const { min, max } = AVERAGING_LIMITS[name];

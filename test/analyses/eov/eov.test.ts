@@ -64,7 +64,10 @@ describe('EOV analysis', () => {
     expect(f.event.period_peak_s).to.be.within(18, 22);
   });
 
-  for (const [period, seed] of [[60, 31], [120, 32]] as const) {
+  for (const [period, seed] of [
+    [60, 31],
+    [120, 32],
+  ] as const) {
     it(`grades a ${period}-s oscillation at its period`, async () => {
       const test = generateTest(oscillating(seed, period));
       const f = findings(await plugin.run(test.recording, request));

@@ -4,8 +4,7 @@ import { expectedNoisePower, spectrumOf, waveletRow } from '../../../analyses/eo
 describe('Morlet wavelet by FFT', () => {
   const dt = 2;
   const n = 600;
-  const sine = (period: number, peakToTrough: number): Float64Array =>
-    Float64Array.from({ length: n }, (_, i) => (peakToTrough / 2) * Math.sin((2 * Math.PI * i * dt) / period));
+  const sine = (period: number, peakToTrough: number): Float64Array => Float64Array.from({ length: n }, (_, i) => (peakToTrough / 2) * Math.sin((2 * Math.PI * i * dt) / period));
 
   it('reads a sine of peak-to-trough A as 4|W| = A at its own period', () => {
     const spec = spectrumOf(sine(60, 10), dt, 280);

@@ -25,7 +25,10 @@ describe('substrate FATMAX cubic', () => {
   it('refuses to call a maximum that lies beyond the highest window', () => {
     // Same curve, but the windows stop at 0.45, before the turning point at 0.4805.
     const xs = [0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45];
-    const fit = fitCubicThroughOrigin(xs, xs.map((x) => 2 * x - x * x - 1.5 * x ** 3));
+    const fit = fitCubicThroughOrigin(
+      xs,
+      xs.map((x) => 2 * x - x * x - 1.5 * x ** 3),
+    );
     if (!fit) throw new Error('fit failed');
     const peak = interiorMaximum(fit, 0.15, 0.45);
     expect(peak.found).to.equal(false);
@@ -34,7 +37,10 @@ describe('substrate FATMAX cubic', () => {
 
   it('says the maximum lies below the tested range when fat falls from the first window', () => {
     const xs = [0.55, 0.6, 0.65, 0.7, 0.75, 0.8];
-    const fit = fitCubicThroughOrigin(xs, xs.map((x) => 2 * x - x * x - 1.5 * x ** 3));
+    const fit = fitCubicThroughOrigin(
+      xs,
+      xs.map((x) => 2 * x - x * x - 1.5 * x ** 3),
+    );
     if (!fit) throw new Error('fit failed');
     const peak = interiorMaximum(fit, 0.55, 0.8);
     expect(peak.found).to.equal(false);

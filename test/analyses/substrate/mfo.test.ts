@@ -28,7 +28,7 @@ describe('substrate on the MFO package example data', () => {
     expect(Math.max(...(rec.channels.VO2?.values ?? []).map((v) => v ?? 0))).to.equal(2048);
   });
 
-  it('with the 3-min stages given, the stage means match the package\'s and the measured maximum is its MFO', async () => {
+  it("with the 3-min stages given, the stage means match the package's and the measured maximum is its MFO", async () => {
     const rec = await read('MFO_df.csv');
     const f = findings(rec, { kind: 'steps', stage_s: 180 });
     expect(f.window_source).to.equal('protocol stages');
@@ -44,7 +44,7 @@ describe('substrate on the MFO package example data', () => {
     expect(pctVo2max).to.be.within(34, 36);
   });
 
-  it('without the protocol, 60-s clock bins give a fitted FATMAX near the package\'s', async () => {
+  it("without the protocol, 60-s clock bins give a fitted FATMAX near the package's", async () => {
     const f = findings(await read('MFO_df.csv'), null);
     expect(f.window_source).to.equal('clock bins');
     expect(f.fatmax.found).to.equal(true);

@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { crossingsFromCurves } from '../../../analyses/vt/decision/step-fit.js';
 
 describe('vt breakpoint helpers', () => {
-
   it('places VT1 and VT2 at the domain changes and ignores a brief flicker', () => {
     const n = 900;
     const moderate = new Float64Array(n);

@@ -13,7 +13,10 @@ describe('vt with a model that cannot run', () => {
   const models = tempModels();
   const corrupt = Buffer.from('this is not an ONNX protobuf at all');
   models.add(classicCard({ name: 'broken', engine: 'learned', pipeline: { engine: 'gandalf-mlp', decision: 'step-fit' }, weights: { file: 'model.onnx', sha256: sha(corrupt) } }), corrupt);
-  models.add(classicCard({ name: 'altered', engine: 'learned', pipeline: { engine: 'gandalf-mlp', decision: 'step-fit' }, weights: { file: 'model.onnx', sha256: sha(Buffer.from('other')) } }), corrupt);
+  models.add(
+    classicCard({ name: 'altered', engine: 'learned', pipeline: { engine: 'gandalf-mlp', decision: 'step-fit' }, weights: { file: 'model.onnx', sha256: sha(Buffer.from('other')) } }),
+    corrupt,
+  );
   const real = new ModelRegistry(DEFAULT_MODELS_DIR).find('gandalf', 'latest')!;
   const weights = readFileSync(real.weights_path!);
   models.add({ ...real.card, name: 'good', tier: 'free', status: 'research', evaluation: null, weights: { file: 'model.onnx', sha256: sha(weights) } }, weights);

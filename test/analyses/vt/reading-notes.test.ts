@@ -42,7 +42,11 @@ describe('vt notes say what was looked at', () => {
         const ev = out.findings.evidence as { curves_until_s?: number; analysed_until_s?: number; read_span?: { unread_s: number } };
         const unread = ev.read_span ? ev.read_span.unread_s : ev.curves_until_s !== undefined && ev.analysed_until_s !== undefined ? ev.analysed_until_s - ev.curves_until_s : 0;
         if (out.findings.vt2_time_s === null) missing++;
-        if (unread > 0) expect(out.notes.filter((n) => REACHED.test(n)), `${unread} s unread`).to.deep.equal([]);
+        if (unread > 0)
+          expect(
+            out.notes.filter((n) => REACHED.test(n)),
+            `${unread} s unread`,
+          ).to.deep.equal([]);
       }
     });
   }

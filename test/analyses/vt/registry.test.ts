@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { gateFailures } from '../../../analyses/vt/card.js';
 import { DEFAULT_MODELS_DIR, ModelRegistry } from '../../../analyses/vt/registry.js';
 import { agreementFigures, classicCard, tempModels } from './helpers.js';
@@ -53,7 +52,10 @@ describe('vt model registry', () => {
 
   it('keeps a learned model whose weights do not match the card hash listed but unrunnable', () => {
     const models = tempModels();
-    models.add(classicCard({ name: 'gandalf', engine: 'learned', pipeline: { engine: 'gandalf-mlp', decision: 'step-fit' }, weights: { file: 'model.onnx', sha256: '0'.repeat(64) } }), Buffer.from('not the weights'));
+    models.add(
+      classicCard({ name: 'gandalf', engine: 'learned', pipeline: { engine: 'gandalf-mlp', decision: 'step-fit' }, weights: { file: 'model.onnx', sha256: '0'.repeat(64) } }),
+      Buffer.from('not the weights'),
+    );
     const reg = new ModelRegistry(models.dir);
     expect(reg.find('gandalf', 'latest')?.problem).to.match(/does not match/);
   });
@@ -66,7 +68,10 @@ describe('vt model registry', () => {
     const reasons = new ModelRegistry(models.dir).rejected.map((r) => r.reason);
     expect(reasons).to.have.length(3);
     for (const why of [/pipeline.engine ouija is not one of/, /gandalf-mlp answers curves and needs a pipeline.decision/, /wasserman places thresholds itself/]) {
-      expect(reasons.some((r) => why.test(r)), String(why)).to.equal(true);
+      expect(
+        reasons.some((r) => why.test(r)),
+        String(why),
+      ).to.equal(true);
     }
   });
 

@@ -11,4 +11,4 @@ const key = { tier: 'research' as const, allowed_models: null };
 const gandalf = await plugin.run(rec, { key });
 const wasserman = await plugin.run(rec, { key, model: 'wasserman', surface: 'web' });
 const curves = await domainProbabilities(rec, { key });
-process.stdout.write(JSON.stringify({ gandalf, wasserman, curves }) + '\n');
+process.stdout.write(`${JSON.stringify({ gandalf, wasserman, curves })}\n`);

@@ -94,7 +94,10 @@ describe('vt analysis plugin', () => {
 
   it('refuses with MISSING_CHANNEL, required and missing when PetCO2 is removed', async () => {
     // wasserman v1.2.0 reads the channels a file has (test/analyses/vt/engines/wasserman); v1.1.0 needs all five.
-    for (const [model, model_version] of [['gandalf', undefined], ['wasserman', 'v1.1.0']] as const) {
+    for (const [model, model_version] of [
+      ['gandalf', undefined],
+      ['wasserman', 'v1.1.0'],
+    ] as const) {
       const out = await plugin.run(withoutChannel(sample.recording, 'PetCO2'), request('research', { model, model_version, surface: 'web' }));
       expect(out.status).to.equal('not_analysable');
       if (out.status !== 'not_analysable') continue;

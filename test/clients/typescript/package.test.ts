@@ -105,7 +105,11 @@ describe('clients/typescript (cpet-analysis-client)', function () {
       const { stdout } = await run(process.execPath, ['example.mjs', XLSX], { cwd: project, env: { ...process.env, CPET_URL: url, CPET_API_KEY: key } });
       const app = harness.service.app;
       const uploaded = await request(app).post('/v1/cpet').set('X-API-Key', key).attach('file', XLSX).expect(200);
-      const analyzed = await request(app).post(`/v1/cpet/${uploaded.body.cpet_id}/analyze`).set('X-API-Key', key).send({ analyses: ['vt'] }).expect(200);
+      const analyzed = await request(app)
+        .post(`/v1/cpet/${uploaded.body.cpet_id}/analyze`)
+        .set('X-API-Key', key)
+        .send({ analyses: ['vt'] })
+        .expect(200);
       const vt = analyzed.body.results[0];
       // console.log prints each value as String() does.
       expect(stdout.trim()).to.equal([uploaded.body.source.format, vt.status, vt.findings?.vt1_time_s, vt.findings?.vt1_vo2_ml_min, vt.notes.join(' ')].map(String).join(' '));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { ServiceError } from '../../../src/errors.js';
+import type { ServiceError } from '../../../src/errors.js';
 import { decodeText, FileView } from '../../../src/formats/file-view.js';
 import { sniffDelimiter, splitLines, textHead, textTable, wrappedCells, type Delimiter } from '../../../src/formats/table/delimited-text.js';
 import { listFixtures } from '../fixture-helpers.js';
@@ -61,7 +61,11 @@ describe('src/formats/table/delimited-text.ts', () => {
 
   it('reads a quoted field that spans lines as one row, numbering rows by the line they start on', () => {
     const { rows, lines } = splitLines(['time,comment,VO2', '0:10,"first', 'second line",300', '0:13,plain,310'], ',');
-    expect(rows).to.deep.equal([['time', 'comment', 'VO2'], ['0:10', 'first\nsecond line', '300'], ['0:13', 'plain', '310']]);
+    expect(rows).to.deep.equal([
+      ['time', 'comment', 'VO2'],
+      ['0:10', 'first\nsecond line', '300'],
+      ['0:13', 'plain', '310'],
+    ]);
     expect(lines).to.deep.equal([1, 2, 4]);
   });
 
@@ -83,9 +87,13 @@ describe('src/formats/table/delimited-text.ts', () => {
 
   it('gives detectors a bounded head and the parser the whole text, the head reused when it was split whole', () => {
     const lines = ['"time", "VO2"', ...Array.from({ length: 200 }, (_, i) => `${i}, ${300 + i}`)];
-    const file = new FileView('x.csv', Buffer.from(lines.join('\n') + '\n'));
+    const file = new FileView('x.csv', Buffer.from(`${lines.join('\n')}\n`));
     const head = textHead(file, 3);
-    expect(head?.rows).to.deep.equal([['time', 'VO2'], ['0', ' 300'], ['1', ' 301']]);
+    expect(head?.rows).to.deep.equal([
+      ['time', 'VO2'],
+      ['0', ' 300'],
+      ['1', ' 301'],
+    ]);
     const all = textTable(file, ',');
     expect(all?.rows).to.have.length(201);
     expect(all?.rows[200]).to.deep.equal(['199', ' 499']);

@@ -6,7 +6,7 @@ import { loadPlugins } from '../../../src/plugins.js';
 function table(header: string): string {
   const rows = [`time_s,VO2,VCO2,VE,${header}`];
   for (let t = 0; t <= 600; t += 5) rows.push(`${t},${800 + 4 * t},${700 + 4.2 * t},${20 + 0.1 * t},${70 + t / 6}`);
-  return rows.join('\n') + '\n';
+  return `${rows.join('\n')}\n`;
 }
 
 describe('a populated heart-rate column is read whatever the table calls it (issue 19)', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ServiceError } from '../../../src/errors.js';
+import type { ServiceError } from '../../../src/errors.js';
 import { splitLines } from '../../../src/formats/table/delimited-text.js';
 import { locateTable } from '../../../src/formats/table/locate.js';
 import { readTable, type TableRead } from '../../../src/formats/table/read-table.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ServiceError } from '../../../src/errors.js';
+import type { ServiceError } from '../../../src/errors.js';
 import { readTimeColumn } from '../../../src/formats/table/time-column.js';
 import type { ParserFlag } from '../../../src/recording/recording.js';
 

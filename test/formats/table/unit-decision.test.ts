@@ -30,9 +30,15 @@ describe('src/formats/table/unit-decision.ts', () => {
   });
 
   it('never reads a column whose stated unit measures something else', () => {
-    expect(decide('Load', 'kcal', null).decision).to.have.property('reject').that.matches(/not watts/);
-    expect(decide('RF', 'mS', null).decision).to.have.property('reject').that.matches(/not a rate per minute/);
-    expect(decide('PetO2', '%', null).decision).to.have.property('reject').that.matches(/not a pressure/);
+    expect(decide('Load', 'kcal', null).decision)
+      .to.have.property('reject')
+      .that.matches(/not watts/);
+    expect(decide('RF', 'mS', null).decision)
+      .to.have.property('reject')
+      .that.matches(/not a rate per minute/);
+    expect(decide('PetO2', '%', null).decision)
+      .to.have.property('reject')
+      .that.matches(/not a pressure/);
   });
 
   it('gives the only unit in use when none is stated, and flags an unrecognised one', () => {

@@ -36,6 +36,4 @@ function withUnitsRow(): Buffer {
   return Buffer.from([lines[0], units.join('\t'), ...lines.slice(1)].join('\r\n'), 'latin1');
 }
 
-export const MGC_VARIANTS: readonly Variant[] = [
-  { family: FAMILY, name: 'units-row-txt', filename: 'breeze-units.txt', bytes: withUnitsRow, original: REAL, format: FAMILY, time: 'same' },
-];
+export const MGC_VARIANTS: readonly Variant[] = [{ family: FAMILY, name: 'units-row-txt', filename: 'breeze-units.txt', bytes: withUnitsRow, original: REAL, format: FAMILY, time: 'same' }];

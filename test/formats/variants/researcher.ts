@@ -29,7 +29,9 @@ function table(names: string[], time: (seconds: number, row: string[]) => unknow
 
 /** The first time (s) at which `Ex Time` has a value: the start of exercise. */
 function exerciseStart(): number {
-  const row = real().slice(1).find((r) => r[1].trim() !== '');
+  const row = real()
+    .slice(1)
+    .find((r) => r[1].trim() !== '');
   return parseClock((row as string[])[0]) as number;
 }
 
@@ -55,27 +57,35 @@ export const RESEARCHER_VARIANTS: readonly Variant[] = [
     () => textOf(table(['time', 'speed', 'grade', 'VO2...4', 'VO2...5', 'vco2', 'rer', 'rr', 'vt.btps', 've.btps', 'peto2', 'petco2', 'hr'], (s) => hhmmss(s))),
     { scaled: SPEED_UNSTATED },
   ),
-  variant(
-    'decimal-minutes-csv',
-    'aaron_minutes.csv',
-    () => textOf(table(['time', 'speed_mph', 'grade', 'vo2_rel', 'vo2', 'vco2', 'rer', 'rr', 'vt', 've', 'peto2', 'petco2', 'hr'], (s) => s / 60)),
-    { time: 'close' },
-  ),
-  variant('negative-rest-times-csv', 'aaron_from_exercise.csv', () => textOf(table(SNAKE, (s) => mss(s - exerciseStart()))), { time: 'shifted', scaled: SPEED_UNSTATED }),
-  variant('semicolon-decimal-comma-csv', 'aaron_eu.csv', () => textOf(table(SNAKE, (_s, r) => r[0].trim(), parseNumber), { delimiter: ';', decimal_comma: true }), {
-    scaled: SPEED_UNSTATED,
+  variant('decimal-minutes-csv', 'aaron_minutes.csv', () => textOf(table(['time', 'speed_mph', 'grade', 'vo2_rel', 'vo2', 'vco2', 'rer', 'rr', 'vt', 've', 'peto2', 'petco2', 'hr'], (s) => s / 60)), {
+    time: 'close',
   }),
+  variant('negative-rest-times-csv', 'aaron_from_exercise.csv', () => textOf(table(SNAKE, (s) => mss(s - exerciseStart()))), { time: 'shifted', scaled: SPEED_UNSTATED }),
+  variant(
+    'semicolon-decimal-comma-csv',
+    'aaron_eu.csv',
+    () =>
+      textOf(
+        table(SNAKE, (_s, r) => r[0].trim(), parseNumber),
+        { delimiter: ';', decimal_comma: true },
+      ),
+    {
+      scaled: SPEED_UNSTATED,
+    },
+  ),
   variant('excel-times-xlsx', 'aaron.xlsx', () =>
     xlsxOf([
       {
         name: 'Aaron',
-        data: table(['Time', 'Speed (mph)', 'Grade (%)', 'VO2 (mL/kg/min)', 'VO2 (mL/min)', 'VCO2 (mL/min)', 'RER', 'RR (/min)', 'VT (mL)', 'VE (L/min)', 'PetO2 (mmHg)', 'PetCO2 (mmHg)', 'HR (bpm)'], (s) => s / 86400, parseNumber),
+        data: table(
+          ['Time', 'Speed (mph)', 'Grade (%)', 'VO2 (mL/kg/min)', 'VO2 (mL/min)', 'VCO2 (mL/min)', 'RER', 'RR (/min)', 'VT (mL)', 'VE (L/min)', 'PetO2 (mmHg)', 'PetCO2 (mmHg)', 'HR (bpm)'],
+          (s) => s / 86400,
+          parseNumber,
+        ),
       },
     ]),
   ),
-  variant(
-    'excel-m-ss-as-h-mm-xlsx',
-    'aaron_typed.xlsx',
-    () => xlsxOf([{ name: 'Aaron', data: table(['Time', 'Speed (mph)', 'Grade', 'VO2/kg', 'VO2', 'VCO2', 'RER', 'RF', 'VT', 'VE', 'PETO2', 'PETCO2', 'HR'], (s) => s / 1440, parseNumber) }]),
+  variant('excel-m-ss-as-h-mm-xlsx', 'aaron_typed.xlsx', () =>
+    xlsxOf([{ name: 'Aaron', data: table(['Time', 'Speed (mph)', 'Grade', 'VO2/kg', 'VO2', 'VCO2', 'RER', 'RF', 'VT', 'VE', 'PETO2', 'PETCO2', 'HR'], (s) => s / 1440, parseNumber) }]),
   ),
 ];

@@ -21,7 +21,12 @@ function translated(language: keyof typeof LABELS): Buffer {
   const text = fixtureInput(FAMILY, REAL).bytes.toString('latin1');
   const out = text
     .split('\r\n')
-    .map((line) => line.split('\t').map((cell) => names[cell] ?? cell).join('\t'))
+    .map((line) =>
+      line
+        .split('\t')
+        .map((cell) => names[cell] ?? cell)
+        .join('\t'),
+    )
     .join('\r\n');
   return Buffer.from(out, 'latin1');
 }

@@ -24,7 +24,10 @@ function readMlp(bytes: Uint8Array): { layers: DenseLayer[]; producer: string; d
   const model = new Message(bytes);
   const graph = model.message(7);
   const tensors = new Map(graph.messages(5).map((t) => [t.string(8), t]));
-  const ops = graph.messages(1).map((n) => n.string(4)).filter((op) => op !== 'Gemm');
+  const ops = graph
+    .messages(1)
+    .map((n) => n.string(4))
+    .filter((op) => op !== 'Gemm');
   const layers = ops.map((op, i): DenseLayer => {
     const w = tensors.get(`W${i}`)!;
     const [inputs, outputs] = w.numbers(1);

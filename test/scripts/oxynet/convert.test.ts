@@ -69,7 +69,12 @@ describe('the oxynet converter', () => {
 
     it(`gives in ${version} what the stated forward pass gives from the checkpoint tensors (float64 reference, 1e-5)`, async () => {
       const bundle = new TensorBundle(readFileSync(join(INPUT, 'variables.index')), readFileSync(join(INPUT, 'variables.data-00000-of-00001')));
-      const session = await ort.InferenceSession.create(join(modelDir(version), 'model.onnx'), { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' });
+      const session = await ort.InferenceSession.create(join(modelDir(version), 'model.onnx'), {
+        intraOpNumThreads: 1,
+        interOpNumThreads: 1,
+        executionMode: 'sequential',
+        graphOptimizationLevel: 'all',
+      });
       const n = 4;
       const x = randomWindows(n, 2022);
       const out = (await session.run({ windows: new ort.Tensor('float32', x, [n, 40, 5]) })).probabilities;
@@ -110,15 +115,69 @@ describe('the oxynet converter', () => {
 
   it('refuses a layer config the graph builder does not assume', () => {
     const cases: [string, (m: KerasNode['metadata']) => void, RegExp][] = [
-      ['root.conv1', (m) => { m.config.kernel_size = { class_name: '__tuple__', items: [5] }; }, /kernel_size/],
-      ['root.conv2', (m) => { m.config.padding = 'same'; }, /padding/],
-      ['root.conv1', (m) => { m.config.filters = 32; }, /filters/],
-      ['root.p1', (m) => { m.config.pool_size = { class_name: '__tuple__', items: [3] }; }, /pool_size/],
-      ['root.bn2', (m) => { m.config.epsilon = 0; }, /epsilon/],
-      ['root.d3', (m) => { m.config.activation = 'tanh'; }, /activation/],
-      ['root.d4', (m) => { m.config.activation = 'softmax'; }, /activation/],
-      ['root.drop3', (m) => { m.class_name = 'BatchNormalization'; }, /is a BatchNormalization/],
-      ['root.d2', (m) => { m.build_input_shape = { class_name: 'TensorShape', items: [60, 32] }; }, /built for input/],
+      [
+        'root.conv1',
+        (m) => {
+          m.config.kernel_size = { class_name: '__tuple__', items: [5] };
+        },
+        /kernel_size/,
+      ],
+      [
+        'root.conv2',
+        (m) => {
+          m.config.padding = 'same';
+        },
+        /padding/,
+      ],
+      [
+        'root.conv1',
+        (m) => {
+          m.config.filters = 32;
+        },
+        /filters/,
+      ],
+      [
+        'root.p1',
+        (m) => {
+          m.config.pool_size = { class_name: '__tuple__', items: [3] };
+        },
+        /pool_size/,
+      ],
+      [
+        'root.bn2',
+        (m) => {
+          m.config.epsilon = 0;
+        },
+        /epsilon/,
+      ],
+      [
+        'root.d3',
+        (m) => {
+          m.config.activation = 'tanh';
+        },
+        /activation/,
+      ],
+      [
+        'root.d4',
+        (m) => {
+          m.config.activation = 'softmax';
+        },
+        /activation/,
+      ],
+      [
+        'root.drop3',
+        (m) => {
+          m.class_name = 'BatchNormalization';
+        },
+        /is a BatchNormalization/,
+      ],
+      [
+        'root.d2',
+        (m) => {
+          m.build_input_shape = { class_name: 'TensorShape', items: [60, 32] };
+        },
+        /built for input/,
+      ],
     ];
     for (const [path, change, message] of cases) expect(() => checkArchitecture(mutated(path, change)), `${path} ${message}`).to.throw(message);
   });

@@ -6,7 +6,7 @@ import { buildWindows, minMaxScale } from '../../../analyses/vt/engines/oxynet/w
 import { upstreamSeries } from '../../../analyses/vt/engines/oxynet/upstream.js';
 import { cnnToOnnx } from '../../../scripts/oxynet/cnn-graph.js';
 import { realTests } from '../../../scripts/train/real-tests.js';
-import { FlatTable, rootTable } from '../../../scripts/oxynet/tflite/flatbuffer.js';
+import { type FlatTable, rootTable } from '../../../scripts/oxynet/tflite/flatbuffer.js';
 import { runTflite } from '../../../scripts/oxynet/tflite/interpreter.js';
 import { readTflite, type TfliteModel } from '../../../scripts/oxynet/tflite/model.js';
 import { EXPECTED_OPERATORS, tfliteToCnn } from '../../../scripts/oxynet/tflite/to-cnn.js';
@@ -83,7 +83,10 @@ describe('the TFLite model, read and run by our own code', () => {
       const session = await ort.InferenceSession.create(onnx, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' });
       const real = await realWindows();
       expect(real.count).to.be.above(150);
-      for (const [label, windows, count] of [['seeded', randomWindows(64, 7), 64], ['real', real.windows, real.count]] as const) {
+      for (const [label, windows, count] of [
+        ['seeded', randomWindows(64, 7), 64],
+        ['real', real.windows, real.count],
+      ] as const) {
         const expected = runTflite(m, { shape: [count, 40, 5], data: windows });
         expect(expected.shape).to.deep.equal([count, 3]);
         const got = (await session.run({ windows: new ort.Tensor('float32', windows, [count, 40, 5]) })).probabilities.data as Float32Array;

@@ -53,9 +53,19 @@ describe('applying an averaging', () => {
   it('low-pass: passes a constant, removes a fast oscillation, and has no lag on a slow ramp', () => {
     const flat = filtfiltLowPass(new Array(200).fill(3), 1, 0.04, 2);
     for (const v of flat) expect(v).to.be.closeTo(3, 1e-9);
-    const fast = filtfiltLowPass(Array.from({ length: 400 }, (_, i) => Math.sin((2 * Math.PI * i) / 4)), 1, 0.04, 3);
+    const fast = filtfiltLowPass(
+      Array.from({ length: 400 }, (_, i) => Math.sin((2 * Math.PI * i) / 4)),
+      1,
+      0.04,
+      3,
+    );
     for (const v of fast.slice(50, 350)) expect(Math.abs(v)).to.be.below(0.01);
-    const slow = filtfiltLowPass(Array.from({ length: 400 }, (_, i) => i), 1, 0.04, 4);
+    const slow = filtfiltLowPass(
+      Array.from({ length: 400 }, (_, i) => i),
+      1,
+      0.04,
+      4,
+    );
     expect(slow[200]).to.be.closeTo(200, 0.5);
   });
 });

@@ -82,8 +82,7 @@ function draw(grid: PlotGrid, title: string, legend: LegendEntry[], footer: stri
       const source = p.chart.ctx.canvas;
       const scale = Math.min(cellW / source.width, cellH / source.height);
       ctx.drawImage(source, x, y + titleH, source.width * scale, source.height * scale);
-    }
-    else {
+    } else {
       ctx.fillStyle = '#f3f4f6';
       ctx.fillRect(x + 8 * px, y + titleH, cellW - 16 * px, cellH - 8 * px);
       ctx.fillStyle = '#4b5563';

@@ -213,7 +213,13 @@ export function overlayPlugin(state: OverlayState, xOf: XOf, band: boolean): uPl
         const byImportance = [...placed].sort((a, b) => Number(a.m.dashed) - Number(b.m.dashed) || (a.x ?? 0) - (b.x ?? 0));
         for (const { m, x } of byImportance) {
           if (x === null) continue;
-          label(m.label, m.warning ?? null, (w) => [x + 3 * px, x + 3 * px + w], (w) => [x - 3 * px - w, x - 3 * px], m.color);
+          label(
+            m.label,
+            m.warning ?? null,
+            (w) => [x + 3 * px, x + 3 * px + w],
+            (w) => [x - 3 * px - w, x - 3 * px],
+            m.color,
+          );
         }
         for (const { m, x } of [...marks].sort((a, b) => (a.x ?? 0) - (b.x ?? 0))) {
           if (x === null) continue;
@@ -224,7 +230,13 @@ export function overlayPlugin(state: OverlayState, xOf: XOf, band: boolean): uPl
           if (x !== null) {
             ctx.fillStyle = READING;
             verticalLine(ctx, x, top, height, 1 * px, [2 * px, 3 * px]);
-            label('reading aid', null, (w) => [x + 3 * px, x + 3 * px + w], (w) => [x - 3 * px - w, x - 3 * px], READING);
+            label(
+              'reading aid',
+              null,
+              (w) => [x + 3 * px, x + 3 * px + w],
+              (w) => [x - 3 * px - w, x - 3 * px],
+              READING,
+            );
           }
         }
         u.root.dataset.labels = JSON.stringify(boxes);

@@ -28,7 +28,13 @@ export function panelSpecs(load: 'Load' | 'Speed'): PanelSpec[] {
   return [
     { id: 've', title: 'VE – time', x: 'time', xLabel: 'time', series: [s('VE', 'VE')] },
     { id: 'hr-o2pulse', title: 'HR and O2 pulse – time', x: 'time', xLabel: 'time', series: [s('HR', 'HR'), s('O2pulse', 'O2 pulse', 'y2')] },
-    { id: 'vo2-vco2-load', title: `VO2, VCO2 and ${load === 'Load' ? 'load' : 'speed'} – time`, x: 'time', xLabel: 'time', series: [s('VO2', 'VO2'), s('VCO2', 'VCO2'), s(load, load === 'Load' ? 'load' : 'speed', 'y2', SERIES.Load)] },
+    {
+      id: 'vo2-vco2-load',
+      title: `VO2, VCO2 and ${load === 'Load' ? 'load' : 'speed'} – time`,
+      x: 'time',
+      xLabel: 'time',
+      series: [s('VO2', 'VO2'), s('VCO2', 'VCO2'), s(load, load === 'Load' ? 'load' : 'speed', 'y2', SERIES.Load)],
+    },
     { id: 've-vco2', title: 'VE – VCO2', x: 'VCO2', xLabel: 'VCO2', series: [s('VE', 'VE')] },
     { id: 'v-slope', title: 'VCO2 and HR – VO2 (V-slope)', x: 'VO2', xLabel: 'VO2', series: [s('VCO2', 'VCO2'), s('HR', 'HR', 'y2')] },
     { id: 'equivalents', title: 'VE/VO2 and VE/VCO2 – time', x: 'time', xLabel: 'time', series: [s('VE/VO2', 'VE/VO2'), s('VE/VCO2', 'VE/VCO2')] },

@@ -73,14 +73,18 @@ export function chartText(title: string, lines: (Line | null)[], labels: string[
     const flagged = l.implausible ? ` (${l.implausible.t.length} implausible samples left out)` : '';
     return [`${labels[i]} peaks at ${num(l.v[k])}${unit} at ${clock(l.t[k])}${flagged}`];
   });
-  const thresholds = state.thresholds.map((m) => `${m.label} at ${clock(m.t_s)}${m.vo2_ml_min !== null ? ` (VO2 ${num(m.vo2_ml_min)} mL/min)` : ''}${m.warning ? `, ${m.warning.replace('⚠', 'warning:')}` : ''}`);
+  const thresholds = state.thresholds.map(
+    (m) => `${m.label} at ${clock(m.t_s)}${m.vo2_ml_min !== null ? ` (VO2 ${num(m.vo2_ml_min)} mL/min)` : ''}${m.warning ? `, ${m.warning.replace('⚠', 'warning:')}` : ''}`,
+  );
   const landmarks = state.landmarks.map((m) => `${m.label} at ${clock(m.t_s)}`);
   return [
     `${title}.`,
     series.length ? `${series.join('; ')}.` : '',
     thresholds.length ? `Thresholds drawn: ${thresholds.join('; ')}.` : 'No threshold is drawn.',
     landmarks.length ? `Landmarks: ${landmarks.join('; ')}.` : '',
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 function axisLabel(lines: (Line | null)[], specs: PanelSpec['series'], axis: 'y' | 'y2'): string {
@@ -96,10 +100,11 @@ export function buildPlotGrid(options: PlotGridOptions): PlotGrid {
   const load = summary.load.channel === 'Speed' ? 'Speed' : 'Load';
   const specs = panelSpecs(load);
   const element = h('div', { class: 'panel-grid' });
-  const timeLines = specs.filter((s) => s.x === 'time').flatMap((s) => s.series.map((x) => lineOf(series, x.name))).filter((l): l is Line => l !== null);
-  const fullRange: [number, number] = timeLines.length
-    ? [Math.min(...timeLines.map((l) => l.t[0])), Math.max(...timeLines.map((l) => l.t[l.t.length - 1]))]
-    : [0, 1];
+  const timeLines = specs
+    .filter((s) => s.x === 'time')
+    .flatMap((s) => s.series.map((x) => lineOf(series, x.name)))
+    .filter((l): l is Line => l !== null);
+  const fullRange: [number, number] = timeLines.length ? [Math.min(...timeLines.map((l) => l.t[0])), Math.max(...timeLines.map((l) => l.t[l.t.length - 1]))] : [0, 1];
   const panels: Panel[] = [];
   let syncing = false;
   let drawn = 0;
@@ -114,15 +119,19 @@ export function buildPlotGrid(options: PlotGridOptions): PlotGrid {
   };
 
   specs.forEach((spec, index) => {
-    const figure = h('figure', { class: 'panel', 'data-panel': spec.id, 'data-x': spec.x === 'time' ? 'time' : spec.x, 'aria-labelledby': `panel-${spec.id}-title`, 'aria-describedby': `panel-${spec.id}-text` });
+    const figure = h('figure', {
+      class: 'panel',
+      'data-panel': spec.id,
+      'data-x': spec.x === 'time' ? 'time' : spec.x,
+      'aria-labelledby': `panel-${spec.id}-title`,
+      'aria-describedby': `panel-${spec.id}-text`,
+    });
     figure.appendChild(h('figcaption', { id: `panel-${spec.id}-title` }, h('span', { class: 'panel-no', 'aria-hidden': 'true' }, String(index + 1)), ` ${spec.title}`));
     element.appendChild(figure);
     const isTime = spec.x === 'time';
     const xLine = isTime ? null : lineOf(series, spec.x);
     const lines = spec.series.map((s) => lineOf(series, s.name));
-    const xOf: XOf = isTime
-      ? (t) => t
-      : (t, vo2) => (spec.x === 'VO2' && vo2 !== null ? vo2 : xLine ? meanAround(xLine, t, XY_MEAN_HALF_WIDTH_S) : null);
+    const xOf: XOf = isTime ? (t) => t : (t, vo2) => (spec.x === 'VO2' && vo2 !== null ? vo2 : xLine ? meanAround(xLine, t, XY_MEAN_HALF_WIDTH_S) : null);
     const panel: Panel = { spec, figure, chart: null, xOf };
     panels.push(panel);
     if ((!isTime && !xLine) || lines.every((l) => l === null)) {
@@ -130,9 +139,30 @@ export function buildPlotGrid(options: PlotGridOptions): PlotGrid {
       drawn++;
       return;
     }
-    figure.appendChild(h('p', { class: 'chart-text', id: `panel-${spec.id}-text` }, chartText(spec.title, lines, spec.series.map((x) => x.label), state)));
+    figure.appendChild(
+      h(
+        'p',
+        { class: 'chart-text', id: `panel-${spec.id}-text` },
+        chartText(
+          spec.title,
+          lines,
+          spec.series.map((x) => x.label),
+          state,
+        ),
+      ),
+    );
     const absent = spec.series.filter((_, i) => !lines[i]);
-    if (absent.length) figure.appendChild(h('p', { class: 'panel-note' }, missingReason(summary, absent.map((s) => s.name))));
+    if (absent.length)
+      figure.appendChild(
+        h(
+          'p',
+          { class: 'panel-note' },
+          missingReason(
+            summary,
+            absent.map((s) => s.name),
+          ),
+        ),
+      );
     // Flagged samples (implausible HR and what derives from it) are drawn apart, as hollow points in their own colour.
     const flagged = spec.series.flatMap((x, i) => {
       const bad = lines[i]?.implausible;
@@ -140,7 +170,9 @@ export function buildPlotGrid(options: PlotGridOptions): PlotGrid {
     });
     const flaggedNote = spec.series.flatMap((x, i) => {
       const bad = lines[i]?.implausible;
-      return bad ? [`${x.label}: ${bad.t.length} samples flagged as implausible (${bad.reason})${isTime ? ', drawn as hollow purple points' : ''} and left out of the line and of every value read from it`] : [];
+      return bad
+        ? [`${x.label}: ${bad.t.length} samples flagged as implausible (${bad.reason})${isTime ? ', drawn as hollow purple points' : ''} and left out of the line and of every value read from it`]
+        : [];
     });
     if (flaggedNote.length) figure.appendChild(h('p', { class: 'panel-note warning', 'data-implausible': 'true' }, `⚠ ${flaggedNote.join('; ')}.`));
     const data = isTime ? timeColumns([...lines, ...flagged.map((f) => f.line)]) : xyColumns(xLine as Line, lines);
@@ -253,8 +285,7 @@ export function buildPlotGrid(options: PlotGridOptions): PlotGrid {
  * the panel's own drag-to-zoom applies. Listeners run in the capture phase so a grab never zooms.
  */
 function enableLineDrag(u: uPlot, state: OverlayState, onDrag: (t_s: number) => void): void {
-  const grabbable = (xCss: number): boolean =>
-    [...state.thresholds.map((m) => m.t_s), ...(state.reading === null ? [] : [state.reading])].some((t) => Math.abs(u.valToPos(t, 'x') - xCss) <= GRAB_PX);
+  const grabbable = (xCss: number): boolean => [...state.thresholds.map((m) => m.t_s), ...(state.reading === null ? [] : [state.reading])].some((t) => Math.abs(u.valToPos(t, 'x') - xCss) <= GRAB_PX);
   const localX = (e: MouseEvent): number => e.clientX - u.over.getBoundingClientRect().left;
   u.over.addEventListener('mousemove', (e) => {
     u.over.style.cursor = grabbable(localX(e)) ? 'ew-resize' : '';

@@ -21,7 +21,10 @@ function eventFacts(e: EovEvent): HTMLElement {
     ['Amplitude', e.amplitude_l_min !== undefined ? `${num(e.amplitude_l_min)} L/min peak to trough (${num(e.amplitude_pct_ve)} % of VE)` : null],
     ['Cycles', e.n_cycles !== undefined ? `${num(e.n_cycles)}${e.cycle_length_sd_pct != null ? `, cycle length SD ${num(e.cycle_length_sd_pct)} % of the mean` : ''}` : null],
     ['Envelope', e.envelope ?? null],
-    ['PetCO2 coupling', e.co2_coupling ? `${e.co2_coupling}${e.phase_deg != null ? `, phase ${num(e.phase_deg)}°` : ''}${e.co2_amplitude_mmhg != null ? `, ${num(e.co2_amplitude_mmhg)} mmHg` : ''}` : null],
+    [
+      'PetCO2 coupling',
+      e.co2_coupling ? `${e.co2_coupling}${e.phase_deg != null ? `, phase ${num(e.phase_deg)}°` : ''}${e.co2_amplitude_mmhg != null ? `, ${num(e.co2_amplitude_mmhg)} mmHg` : ''}` : null,
+    ],
     ['Drive', e.drive ?? null],
     ['Loop-gain margin', e.loop_gain_margin != null ? `${num(e.loop_gain_margin)} (0 stable, 1 self-sustaining; beta)` : null],
   ]);
@@ -36,15 +39,23 @@ function vePlot(host: HTMLElement, series: SeriesResponse | null, findings: EovF
     landmarks: [],
     domains: null,
     reading: null,
-    shades: (findings.events ?? []).filter((e) => e.t_start !== undefined && e.t_end !== undefined).map((e) => ({ t_start: e.t_start as number, t_end: e.t_end as number, strong: strongest !== null && e.t_start === strongest.t_start })),
+    shades: (findings.events ?? [])
+      .filter((e) => e.t_start !== undefined && e.t_end !== undefined)
+      .map((e) => ({ t_start: e.t_start as number, t_end: e.t_end as number, strong: strongest !== null && e.t_start === strongest.t_start })),
   };
   return new uPlot(
     {
       width: Math.max(280, host.clientWidth || 600),
       height: 200,
       scales: { x: { time: false } },
-      axes: [{ incrs: TIME_STEPS, values: (_u, splits) => splits.map((v) => clock(v)) }, { label: 'VE (L/min)', labelSize: 16, size: 44 }],
-      series: [{ label: 'time', value: (_u, v) => (v === null ? '–' : clock(v)) }, { label: 'VE', stroke: SERIES.VE, width: 1, points: { show: false }, value: (_u, v) => (v === null ? '–' : num(v)) }],
+      axes: [
+        { incrs: TIME_STEPS, values: (_u, splits) => splits.map((v) => clock(v)) },
+        { label: 'VE (L/min)', labelSize: 16, size: 44 },
+      ],
+      series: [
+        { label: 'time', value: (_u, v) => (v === null ? '–' : clock(v)) },
+        { label: 'VE', stroke: SERIES.VE, width: 1, points: { show: false }, value: (_u, v) => (v === null ? '–' : num(v)) },
+      ],
       legend: { show: true },
       plugins: [overlayPlugin(state, (t) => t, false)],
     },
@@ -57,7 +68,11 @@ export function renderEov(section: HTMLElement, results: Results): uPlot | null 
   section.hidden = false;
   const title = heading('eov-title', 'Oscillatory ventilation (EOV) ', badge('research · beta'));
   const envelope: Envelope | null = envelopeOf(results.analyses, 'eov');
-  const lead = h('p', { class: 'help' }, 'Research finding: EOV is beta, its transportability to other populations is untested, and human raters agree poorly on it (kappa 0.30–0.43): read which definition fired and why, not only the grade.');
+  const lead = h(
+    'p',
+    { class: 'help' },
+    'Research finding: EOV is beta, its transportability to other populations is untested, and human raters agree poorly on it (kappa 0.30–0.43): read which definition fired and why, not only the grade.',
+  );
   if (!results.analyses.ok) {
     replace(section, title, lead, errorBox('The analyses could not run', results.analyses.error));
     return null;
@@ -67,7 +82,17 @@ export function renderEov(section: HTMLElement, results: Results): uPlot | null 
     return null;
   }
   if (envelope.status !== 'ok') {
-    replace(section, title, lead, refusalBox(envelope), h('ul', { class: 'notes' }, envelope.notes.map((n) => h('li', {}, plain(n)))));
+    replace(
+      section,
+      title,
+      lead,
+      refusalBox(envelope),
+      h(
+        'ul',
+        { class: 'notes' },
+        envelope.notes.map((n) => h('li', {}, plain(n))),
+      ),
+    );
     return null;
   }
   const f = envelope.findings as EovFindings;
@@ -93,10 +118,20 @@ export function renderEov(section: HTMLElement, results: Results): uPlot | null 
       ['Gas quality', f.gas_quality ? `${f.gas_quality}${f.gas_quality_note ? `: ${f.gas_quality_note}` : ''}` : null],
     ]),
     f.event ? eventFacts(f.event) : h('p', {}, 'No oscillation event was found.'),
-    f.definitions?.length ? table('Published definitions', ['Definition', 'Fired', 'Why'], f.definitions.map((d) => [d.name, d.fired ? 'fired' : 'did not fire', d.reason])) : null,
+    f.definitions?.length
+      ? table(
+          'Published definitions',
+          ['Definition', 'Fired', 'Why'],
+          f.definitions.map((d) => [d.name, d.fired ? 'fired' : 'did not fire', d.reason]),
+        )
+      : null,
     f.method ? h('p', { class: 'method' }, h('strong', {}, 'Method: '), f.method) : null,
     h('h3', {}, 'Notes'),
-    h('ul', { class: 'notes' }, envelope.notes.map((n) => h('li', {}, plain(n)))),
+    h(
+      'ul',
+      { class: 'notes' },
+      envelope.notes.map((n) => h('li', {}, plain(n))),
+    ),
   );
   return vePlot(host, results.series.ok ? results.series.value : null, f);
 }

@@ -22,11 +22,21 @@ function recoveryView(context: Context): HTMLElement[] {
   if (candidates.length) {
     out.push(
       h('p', {}, 'Closest formats the service tried:'),
-      h('ul', {}, candidates.map((c) => h('li', {}, `${c.format} (score ${c.score.toFixed(2)}): ${c.reasons.join('; ') || 'no clue matched'}`))),
+      h(
+        'ul',
+        {},
+        candidates.map((c) => h('li', {}, `${c.format} (score ${c.score.toFixed(2)}): ${c.reasons.join('; ') || 'no clue matched'}`)),
+      ),
     );
   }
   if (recovery) {
-    out.push(h('p', { class: 'recovery-lead' }, `What would work: convert the recording into the canonical JSON shape (format ${recovery.format ?? 'canonical-json'}, a ${recovery.filename_extension ?? '.json'} file) and upload that.`));
+    out.push(
+      h(
+        'p',
+        { class: 'recovery-lead' },
+        `What would work: convert the recording into the canonical JSON shape (format ${recovery.format ?? 'canonical-json'}, a ${recovery.filename_extension ?? '.json'} file) and upload that.`,
+      ),
+    );
     if (recovery.description) out.push(h('p', {}, plain(recovery.description)));
     out.push(
       h('details', { class: 'recovery', open: true }, h('summary', {}, 'Example of the canonical shape'), h('pre', { tabindex: 0, 'data-code-sample': 'true' }, json(recovery.example))),
@@ -41,11 +51,32 @@ export function contextView(code: string, context: Context): HTMLElement[] {
   if (code === 'UNSUPPORTED_FORMAT') return recoveryView(context);
   const out: HTMLElement[] = [];
   const errors = context.errors as { loc: (string | number)[]; msg: string }[] | undefined;
-  if (Array.isArray(errors)) out.push(h('ul', {}, errors.map((e) => h('li', {}, plain(e.msg)))));
-  if (Array.isArray(context.missing)) out.push(h('p', {}, `Missing: ${(context.missing as string[]).map(named).join(', ')}${Array.isArray(context.required) ? `; needed: ${(context.required as string[]).map(named).join(', ')}` : ''}.`));
-  if (Array.isArray(context.available)) out.push(h('p', {}, `Available: ${(context.available as unknown[]).map((a) => (typeof a === 'string' ? a : (a as { name?: string }).name ?? '')).filter(Boolean).join(', ')}.`));
+  if (Array.isArray(errors))
+    out.push(
+      h(
+        'ul',
+        {},
+        errors.map((e) => h('li', {}, plain(e.msg))),
+      ),
+    );
+  if (Array.isArray(context.missing))
+    out.push(
+      h('p', {}, `Missing: ${(context.missing as string[]).map(named).join(', ')}${Array.isArray(context.required) ? `; needed: ${(context.required as string[]).map(named).join(', ')}` : ''}.`),
+    );
+  if (Array.isArray(context.available))
+    out.push(
+      h(
+        'p',
+        {},
+        `Available: ${(context.available as unknown[])
+          .map((a) => (typeof a === 'string' ? a : ((a as { name?: string }).name ?? '')))
+          .filter(Boolean)
+          .join(', ')}.`,
+      ),
+    );
   if (typeof context.retry_after_s === 'number') out.push(h('p', {}, `Try again in ${context.retry_after_s} s.`));
-  if (typeof context.monthly_limit === 'number') out.push(h('p', {}, `Monthly limit ${context.monthly_limit} units; used ${String(context.units_used ?? '?')} in ${String(context.month ?? 'this month')}.`));
+  if (typeof context.monthly_limit === 'number')
+    out.push(h('p', {}, `Monthly limit ${context.monthly_limit} units; used ${String(context.units_used ?? '?')} in ${String(context.month ?? 'this month')}.`));
   return out;
 }
 
@@ -62,7 +93,14 @@ function technical(code: string, context: Context): HTMLElement {
 /** A failed request: its code, message and context; anything else (the network) by its message. */
 export function errorBox(title: string, error: unknown): HTMLElement {
   if (error instanceof CpetApiError) {
-    return h('div', { class: 'error-box', 'data-error': error.code }, h('h3', {}, title), h('p', {}, plain(error.message)), contextView(error.code, error.context), technical(error.code, error.context));
+    return h(
+      'div',
+      { class: 'error-box', 'data-error': error.code },
+      h('h3', {}, title),
+      h('p', {}, plain(error.message)),
+      contextView(error.code, error.context),
+      technical(error.code, error.context),
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
   return h('div', { class: 'error-box', 'data-error': 'NETWORK' }, h('h3', {}, title), h('p', {}, message));

@@ -45,11 +45,23 @@ export function valueText(value: unknown): string {
 
 function valueCell(result: MetricResult, info: MetricInfo): HTMLElement {
   if (result.status !== 'ok') {
-    return h('div', { class: 'unavailable', 'data-error': result.error }, h('strong', {}, 'unavailable'), ` ${keyWords(plain(result.message))}`, contextView(result.error, (result.context ?? {}) as Record<string, unknown>));
+    return h(
+      'div',
+      { class: 'unavailable', 'data-error': result.error },
+      h('strong', {}, 'unavailable'),
+      ` ${keyWords(plain(result.message))}`,
+      contextView(result.error, (result.context ?? {}) as Record<string, unknown>),
+    );
   }
   const value = result.value as unknown;
   if (typeof value === 'number') return h('span', { class: 'value' }, `${num(value)}${info.unit && info.unit !== 'ratio' ? ` ${info.unit}` : ''}`);
-  const shown = Array.isArray(value) ? h('ul', { class: 'plain' }, value.map((v) => h('li', {}, valueText(v)))) : h('span', { class: 'value' }, valueText(value));
+  const shown = Array.isArray(value)
+    ? h(
+        'ul',
+        { class: 'plain' },
+        value.map((v) => h('li', {}, valueText(v))),
+      )
+    : h('span', { class: 'value' }, valueText(value));
   return h('div', {}, shown, h('details', {}, h('summary', {}, 'All fields'), h('pre', { tabindex: 0 }, JSON.stringify(value, null, 2))));
 }
 
@@ -73,6 +85,23 @@ export function renderMetrics(section: HTMLElement, results: Results): void {
   replace(
     section,
     title,
-    h('div', { class: 'table-wrap' }, h('table', { class: 'data metrics', id: 'metrics-table' }, h('thead', {}, h('tr', {}, ['Metric', 'Value', 'Unit', 'Reading notes'].map((c) => h('th', { scope: 'col' }, c)))), h('tbody', {}, rows))),
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        { class: 'data metrics', id: 'metrics-table' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            ['Metric', 'Value', 'Unit', 'Reading notes'].map((c) => h('th', { scope: 'col' }, c)),
+          ),
+        ),
+        h('tbody', {}, rows),
+      ),
+    ),
   );
 }

@@ -33,13 +33,29 @@ function legend(results: Results, state: OverlayState): HTMLElement {
         { 'data-engine': e.name, 'data-color': e.color },
         swatch(e.color, e.dashed),
         ` VT1 and VT2, ${e.ran} (${e.role === 'default' ? 'default model, solid' : 'alternative engine, dashed'})${none}`,
-        e.implausible.length ? h('ul', { class: 'warnings' }, e.implausible.map((x) => h('li', { class: 'warning', 'data-code': x.code }, `⚠ ${x.detail}`))) : null,
+        e.implausible.length
+          ? h(
+              'ul',
+              { class: 'warnings' },
+              e.implausible.map((x) => h('li', { class: 'warning', 'data-code': x.code }, `⚠ ${x.detail}`)),
+            )
+          : null,
       ),
     );
   }
   if (state.landmarks.length) items.push(h('li', {}, '▼ landmarks (corroborate a model, never override it): ', state.landmarks.map((m) => `${m.short} ${m.label}`).join(', ')));
   const notFound = landmarksValue(results)?.not_found ?? {};
-  if (Object.keys(notFound).length) items.push(h('li', {}, 'Landmarks not placed: ', Object.entries(notFound).map(([k, why]) => `${landmarkName(k)} (${why})`).join('; ')));
+  if (Object.keys(notFound).length)
+    items.push(
+      h(
+        'li',
+        {},
+        'Landmarks not placed: ',
+        Object.entries(notFound)
+          .map(([k, why]) => `${landmarkName(k)} (${why})`)
+          .join('; '),
+      ),
+    );
   if (!results.domains.ok) {
     const e = results.domains.error;
     items.push(h('li', {}, 'No domain band: ', e instanceof CpetApiError ? plain(e.message) : String(e)));
@@ -49,7 +65,14 @@ function legend(results: Results, state: OverlayState): HTMLElement {
   }
   if (state.domains) {
     items.push(
-      h('li', {}, swatch(DOMAIN.moderate), swatch(DOMAIN.heavy), swatch(DOMAIN.severe), ` Domain band under each time axis: probability of the moderate, heavy and severe domains per second (${state.domains.model} ${state.domains.model_version}); the recovery is not analysed.`),
+      h(
+        'li',
+        {},
+        swatch(DOMAIN.moderate),
+        swatch(DOMAIN.heavy),
+        swatch(DOMAIN.severe),
+        ` Domain band under each time axis: probability of the moderate, heavy and severe domains per second (${state.domains.model} ${state.domains.model_version}); the recovery is not analysed.`,
+      ),
     );
   }
   items.push(h('li', {}, swatch(READING, true), ' reading aid (placed by you; not stored, not an answer)'));
@@ -140,7 +163,11 @@ export function renderPlot(section: HTMLElement, results: Results, state: Overla
   replace(
     section,
     heading('plot-title', 'Wasserman nine-panel plot'),
-    h('p', { class: 'help' }, 'Drag across a time panel to zoom, double-click it to show the whole test; the six time panels move together. The series are for plotting only (downsampled by LTTB above 5000 points); every number comes from the full-resolution recording.'),
+    h(
+      'p',
+      { class: 'help' },
+      'Drag across a time panel to zoom, double-click it to show the whole test; the six time panels move together. The series are for plotting only (downsampled by LTTB above 5000 points); every number comes from the full-resolution recording.',
+    ),
     h(
       'div',
       { class: 'toolbar', role: 'group', 'aria-label': 'Time axis of the time panels' },

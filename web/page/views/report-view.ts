@@ -50,7 +50,9 @@ function substrateLine(results: Results): string {
   if (!e) return 'not run (not licensed)';
   if (e.status !== 'ok') return plain(e.message ?? 'not analysable');
   const f = e.findings as SubstrateFindings;
-  const fatmax = f.fatmax.found ? `FATMAX ${num(f.fatmax.fat_g_min)} g/min at ${num(f.fatmax.pct_vo2peak)} % VO2peak${f.fatmax.load != null ? ` (${num(f.fatmax.load)} W)` : ''} (fitted)` : `no FATMAX: ${f.fatmax.reason ?? ''}`;
+  const fatmax = f.fatmax.found
+    ? `FATMAX ${num(f.fatmax.fat_g_min)} g/min at ${num(f.fatmax.pct_vo2peak)} % VO2peak${f.fatmax.load != null ? ` (${num(f.fatmax.load)} W)` : ''} (fitted)`
+    : `no FATMAX: ${f.fatmax.reason ?? ''}`;
   const crossover = f.crossover?.found ? `crossover at ${num(f.crossover.pct_vo2peak)} % VO2peak` : `no crossover${f.crossover?.reason ? `: ${f.crossover.reason}` : ''}`;
   return `${fatmax}; ${crossover}; ${f.protocol ?? ''} protocol${f.steady_state ? '' : ', no steady state'}.`;
 }
@@ -65,7 +67,7 @@ function metricsLine(results: Results): string {
       if (m.status !== 'ok') return `${words(info.name)}: unavailable (${keyWords(plain(m.message))})`;
       const value = m.value as unknown;
       // A profile (e.g. the VE/VCO2 slope over 25-100 % of exercise) is summarised by its last entry.
-      const shown = typeof value === 'number' ? `${num(value)} ${info.unit ?? ''}` : valueText(Array.isArray(value) ? value.at(-1) : (value as { verdict?: unknown }).verdict ?? value);
+      const shown = typeof value === 'number' ? `${num(value)} ${info.unit ?? ''}` : valueText(Array.isArray(value) ? value.at(-1) : ((value as { verdict?: unknown }).verdict ?? value));
       return `${words(info.name)}: ${shown}`;
     })
     .join(' · ');
@@ -87,21 +89,49 @@ export function buildReport(report: HTMLElement, results: Results, plotImage: st
   replace(
     report,
     h('h1', {}, 'CPET analysis report'),
-    h('p', { class: 'report-meta' }, `${s.source.filename} · ${s.source.format} · ${s.sampling.method.replace(/_/g, ' ')}, ${at(s.sampling.duration_s)} · recording ${s.cpet_id} · printed ${new Date().toISOString()}`),
+    h(
+      'p',
+      { class: 'report-meta' },
+      `${s.source.filename} · ${s.source.format} · ${s.sampling.method.replace(/_/g, ' ')}, ${at(s.sampling.duration_s)} · recording ${s.cpet_id} · printed ${new Date().toISOString()}`,
+    ),
     h('p', { class: 'report-disclaimer' }, DISCLAIMER),
     plotImage ? h('img', { class: 'report-plot', src: plotImage, alt: plotAlt(results) }) : h('p', {}, 'No plot: the series could not be read.'),
     h(
       'table',
       { class: 'report-table' },
-      h('thead', {}, h('tr', {}, ['Thresholds', 'VT1 time', 'VT1 VO2', 'VT1 %pk', 'VT2 time', 'VT2 VO2', 'VT2 %pk'].map((c) => h('th', { scope: 'col' }, c)))),
-      h('tbody', {}, thresholdRow('default', results.analyses), results.alternatives.map((a) => thresholdRow('alternative engine', a.run))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['Thresholds', 'VT1 time', 'VT1 VO2', 'VT1 %pk', 'VT2 time', 'VT2 VO2', 'VT2 %pk'].map((c) => h('th', { scope: 'col' }, c)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        thresholdRow('default', results.analyses),
+        results.alternatives.map((a) => thresholdRow('alternative engine', a.run)),
+      ),
     ),
     caveat ? h('p', { class: 'report-caveat' }, `⚠ ${caveat}`) : null,
-    warnings.length ? h('ul', { class: 'report-warnings' }, warnings.map((w) => h('li', {}, w))) : null,
+    warnings.length
+      ? h(
+          'ul',
+          { class: 'report-warnings' },
+          warnings.map((w) => h('li', {}, w)),
+        )
+      : null,
     h('p', {}, h('strong', {}, 'EOV (research, beta): '), eovLine(results)),
     h('p', {}, h('strong', {}, 'Substrate: '), substrateLine(results)),
     h('p', {}, h('strong', {}, 'Metrics: '), metricsLine(results)),
     h('h2', {}, 'Notes that accompany these numbers'),
-    h('ul', { class: 'report-notes' }, notes.map((n) => h('li', {}, h('em', {}, `${n.source}: `), n.text)), READING_RULES.map((r) => h('li', {}, r))),
+    h(
+      'ul',
+      { class: 'report-notes' },
+      notes.map((n) => h('li', {}, h('em', {}, `${n.source}: `), n.text)),
+      READING_RULES.map((r) => h('li', {}, r)),
+    ),
   );
 }

@@ -92,13 +92,25 @@ export function renderSubstrate(section: HTMLElement, results: Results): { destr
     return null;
   }
   if (envelope.status !== 'ok') {
-    replace(section, title, refusalBox(envelope), h('ul', { class: 'notes' }, envelope.notes.map((n) => h('li', {}, plain(n)))));
+    replace(
+      section,
+      title,
+      refusalBox(envelope),
+      h(
+        'ul',
+        { class: 'notes' },
+        envelope.notes.map((n) => h('li', {}, plain(n))),
+      ),
+    );
     return null;
   }
   const f = envelope.findings as SubstrateFindings;
   const hasWatts = (f.windows ?? []).some((w: SubstrateWindow) => typeof w.load_w === 'number' && w.load_w > 0) && results.summary.load.channel === 'Load';
   const windows = f.windows ?? [];
-  const fatPeak = windows.reduce<SubstrateWindow | null>((best, w) => (typeof w.fat_g_min === 'number' && w.fat_valid !== false && (!best || w.fat_g_min > (best.fat_g_min ?? -Infinity)) ? w : best), null);
+  const fatPeak = windows.reduce<SubstrateWindow | null>(
+    (best, w) => (typeof w.fat_g_min === 'number' && w.fat_valid !== false && (!best || w.fat_g_min > (best.fat_g_min ?? -Infinity)) ? w : best),
+    null,
+  );
   const choPeak = windows.reduce<SubstrateWindow | null>((best, w) => (typeof w.cho_g_min === 'number' && (!best || w.cho_g_min > (best.cho_g_min ?? -Infinity)) ? w : best), null);
   const description = [
     `Fat and carbohydrate oxidation against intensity, ${windows.length} windows.`,
@@ -106,7 +118,9 @@ export function renderSubstrate(section: HTMLElement, results: Results): { destr
     choPeak ? `Carbohydrate peaks at ${num(choPeak.cho_g_min)} g/min at ${num(choPeak.pct_vo2peak)} % of VO2peak.` : '',
     `FATMAX: ${fatmaxText(f)}`,
     `Crossover: ${crossoverText(f)}.`,
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
   const host = h('div', { class: 'substrate-plot', role: 'img', 'aria-label': 'Fat and carbohydrate oxidation against intensity', 'aria-describedby': 'substrate-chart-text' });
   let plot: uPlot | null = null;
   const draw = (axis: Axis) => {
@@ -132,14 +146,36 @@ export function renderSubstrate(section: HTMLElement, results: Results): { destr
       ['FATMAX', fatmaxText(f)],
       ['Crossover', crossoverText(f)],
       ['Gross efficiency', efficiencyText(f)],
-      ['Protocol', `${f.protocol ?? 'unknown'}; ${f.steady_state ? 'steady-state stages' : 'no steady state'}; ${f.n_windows ?? '?'} windows (${f.window_source ?? ''}${f.window_s ? `, ${num(f.window_s)} s` : ''})`],
+      [
+        'Protocol',
+        `${f.protocol ?? 'unknown'}; ${f.steady_state ? 'steady-state stages' : 'no steady state'}; ${f.n_windows ?? '?'} windows (${f.window_source ?? ''}${f.window_s ? `, ${num(f.window_s)} s` : ''})`,
+      ],
       ['VO2peak', f.vo2peak !== undefined ? `${num(f.vo2peak, 2)} L/min (highest 30-s mean; the reference of %VO2peak)` : null],
     ]),
     h('h3', {}, 'Flags'),
-    (f.flags ?? []).length ? h('ul', { class: 'flags' }, (f.flags ?? []).map((x) => h('li', {}, badge(x.severity, x.severity), ' ', h('strong', {}, words(x.code)), `: ${x.detail}`))) : h('p', {}, 'None.'),
-    h('details', { class: 'method' }, h('summary', {}, 'Equations used'), h('ul', {}, (f.method ?? []).map((m) => h('li', {}, m)))),
+    (f.flags ?? []).length
+      ? h(
+          'ul',
+          { class: 'flags' },
+          (f.flags ?? []).map((x) => h('li', {}, badge(x.severity, x.severity), ' ', h('strong', {}, words(x.code)), `: ${x.detail}`)),
+        )
+      : h('p', {}, 'None.'),
+    h(
+      'details',
+      { class: 'method' },
+      h('summary', {}, 'Equations used'),
+      h(
+        'ul',
+        {},
+        (f.method ?? []).map((m) => h('li', {}, m)),
+      ),
+    ),
     h('h3', {}, 'Notes'),
-    h('ul', { class: 'notes' }, envelope.notes.map((n) => h('li', {}, plain(n)))),
+    h(
+      'ul',
+      { class: 'notes' },
+      envelope.notes.map((n) => h('li', {}, plain(n))),
+    ),
   );
   draw('pct_vo2peak');
   return { destroy: () => plot?.destroy() };

@@ -50,19 +50,32 @@ export function renderSummary(section: HTMLElement, summary: UploadSummary): voi
       ['Load', load],
       ['Phases', summary.phases.map((p) => `${p.phase} ${at(p.t_start_s)}–${at(p.t_end_s)} (${p.source === 'file' ? 'from the file' : 'inferred'})`).join('; ') || 'none found'],
       ['Subject', subject(summary.subject)],
-      ['Clock', clock.monotonic_as_read && !clock.repair_applied ? 'strictly increasing as read; nothing repaired' : `repaired (${clock.repair_applied ?? 'reordered'}), ${clock.samples_dropped} samples dropped`],
+      [
+        'Clock',
+        clock.monotonic_as_read && !clock.repair_applied
+          ? 'strictly increasing as read; nothing repaired'
+          : `repaired (${clock.repair_applied ?? 'reordered'}), ${clock.samples_dropped} samples dropped`,
+      ],
       ['Kept until', `${new Date(summary.retention.expires_at).toLocaleString()} (${summary.retention.retain_hours} h after upload; only the parsed record is kept)`],
       ['Recording id', h('code', {}, summary.cpet_id)],
     ]),
     table('Channels', ['Channel', 'Status', 'Unit', 'Coverage', 'Why absent'], channels, 'data channels'),
     h('h3', {}, 'Thresholds embedded in the file'),
     summary.embedded_thresholds.length
-      ? table(null, ['Name', 'Label in the file', 'Time', 'VO2'], summary.embedded_thresholds.map((t) => [t.name, t.label, at(t.time_s), t.vo2_ml_min === null ? '–' : `${num(t.vo2_ml_min)} mL/min`]))
+      ? table(
+          null,
+          ['Name', 'Label in the file', 'Time', 'VO2'],
+          summary.embedded_thresholds.map((t) => [t.name, t.label, at(t.time_s), t.vo2_ml_min === null ? '–' : `${num(t.vo2_ml_min)} mL/min`]),
+        )
       : h('p', {}, 'None: the cart stored no thresholds in this file.'),
     h('h3', {}, 'Parser flags'),
     summary.parser_flags.length
       ? // A flag's detail quotes the file's own column names, which stay as the file spells them.
-        h('ul', { class: 'flags', 'data-quotes-file': 'true' }, summary.parser_flags.map((f) => h('li', {}, h('strong', {}, words(f.code)), `: ${f.detail}`)))
+        h(
+          'ul',
+          { class: 'flags', 'data-quotes-file': 'true' },
+          summary.parser_flags.map((f) => h('li', {}, h('strong', {}, words(f.code)), `: ${f.detail}`)),
+        )
       : h('p', {}, 'None: nothing was repaired or assumed while reading.'),
   );
   section.hidden = false;

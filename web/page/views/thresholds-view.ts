@@ -42,7 +42,22 @@ function criteriaRan(findings: VtFindings): HTMLElement | null {
   const ev = (findings.evidence ?? {}) as Record<string, unknown>;
   const groups = (['vt1', 'vt2'] as const).map((k) => [k.toUpperCase(), ev[`${k}_criteria`]] as const).filter(([, v]) => Array.isArray(v) && v.length);
   if (!groups.length) return null;
-  return h('ul', { class: 'plain criteria-ran' }, groups.map(([line, list]) => h('li', {}, h('strong', {}, `${line}: `), h('ul', {}, (list as Criterion[]).map((c) => h('li', {}, criterionText(c)))))));
+  return h(
+    'ul',
+    { class: 'plain criteria-ran' },
+    groups.map(([line, list]) =>
+      h(
+        'li',
+        {},
+        h('strong', {}, `${line}: `),
+        h(
+          'ul',
+          {},
+          (list as Criterion[]).map((c) => h('li', {}, criterionText(c))),
+        ),
+      ),
+    ),
+  );
 }
 
 /** The criteria that could not run and the channels they lacked, in any of the shapes an engine may list them. */
@@ -56,7 +71,11 @@ function criteriaNotRun(findings: VtFindings): HTMLElement | null {
     const missing = [o.missing, o.missing_channels, o.channels].find(Array.isArray) as string[] | undefined;
     return missing?.length ? `${name}: needs ${missing.join(', ')}, not in this recording` : name;
   };
-  return h('ul', { class: 'plain criteria-not-run' }, list.map((c) => h('li', {}, text(c))));
+  return h(
+    'ul',
+    { class: 'plain criteria-not-run' },
+    list.map((c) => h('li', {}, text(c))),
+  );
 }
 
 /** Every other field of the evidence, collapsed: numbers and words only, lists already shown above. */
@@ -66,7 +85,19 @@ function evidence(findings: VtFindings): HTMLElement | null {
   const items: HTMLElement[] = [];
   for (const [key, value] of Object.entries(ev)) {
     if (['vt1_criteria', 'vt2_criteria', 'criteria_not_run', 'implausible'].includes(key)) continue;
-    if (Array.isArray(value)) items.push(h('li', {}, h('strong', {}, words(key)), h('ul', {}, value.map((c: Criterion) => h('li', {}, typeof c === 'object' && c ? criterionText(c) : String(c))))));
+    if (Array.isArray(value))
+      items.push(
+        h(
+          'li',
+          {},
+          h('strong', {}, words(key)),
+          h(
+            'ul',
+            {},
+            value.map((c: Criterion) => h('li', {}, typeof c === 'object' && c ? criterionText(c) : String(c))),
+          ),
+        ),
+      );
     else if (value === null || typeof value !== 'object') items.push(h('li', {}, h('strong', {}, words(key)), `: ${typeof value === 'number' ? num(value) : String(value)}`));
   }
   return items.length ? h('details', { class: 'evidence' }, h('summary', {}, 'More of what the engine read'), h('ul', {}, items)) : null;
@@ -76,7 +107,11 @@ function evidence(findings: VtFindings): HTMLElement | null {
 function warnings(engine: Engine | undefined): HTMLElement | string {
   if (!engine?.findings) return '–';
   if (!engine.implausible.length) return 'no warning';
-  return h('ul', { class: 'warnings' }, engine.implausible.map((x) => h('li', { class: 'warning', 'data-code': x.code }, `⚠ ${x.detail}`)));
+  return h(
+    'ul',
+    { class: 'warnings' },
+    engine.implausible.map((x) => h('li', { class: 'warning', 'data-code': x.code }, `⚠ ${x.detail}`)),
+  );
 }
 
 /** The oscillation caveat: an EOV grade other than none makes every engine's thresholds less reliable. */
@@ -107,7 +142,16 @@ export function renderThresholds(section: HTMLElement, results: Results): void {
     const e = envelopeOf(c.run, 'vt');
     const name = e ? `${e.provenance.model} ${e.provenance.model_version ?? ''}` : c.model ? `${c.model.name} ${c.model.version}` : '';
     const swatch = c.engine ? h('span', { class: `swatch${c.engine.dashed ? ' dashed' : ''}`, 'data-color': c.engine.color, 'aria-hidden': 'true' }) : null;
-    return h('th', { scope: 'col', 'data-role': c.role }, swatch, c.title, h('br'), h('span', { class: 'model-name' }, name), c.role === 'alternative' ? badge('web only', 'web') : null, c.model?.status === 'research' ? badge('research') : null);
+    return h(
+      'th',
+      { scope: 'col', 'data-role': c.role },
+      swatch,
+      c.title,
+      h('br'),
+      h('span', { class: 'model-name' }, name),
+      c.role === 'alternative' ? badge('web only', 'web') : null,
+      c.model?.status === 'research' ? badge('research') : null,
+    );
   };
   const rows: [string, (e: Envelope, f: VtFindings | null) => unknown][] = [
     ['Status', (e) => (e.status === 'ok' ? 'ok' : refusalBox(e))],
@@ -123,8 +167,28 @@ export function renderThresholds(section: HTMLElement, results: Results): void {
     ['Criteria that could not run', (_e, f) => (f ? (criteriaNotRun(f) ?? 'none listed') : '–')],
     ['Engine', (_e, f) => f?.engine ?? '–'],
     ['Input quality', (e) => `${e.quality} (the input recording, not a confidence)`],
-    ['Provenance', (e) => h('ul', { class: 'plain' }, h('li', {}, `model ${e.provenance.model} ${e.provenance.model_version ?? ''}, tier ${e.provenance.model_tier ?? '–'}`), h('li', {}, `analysis ${e.provenance.analysis_version}, schema ${e.provenance.schema_version}`), h('li', {}, `computed ${e.provenance.computed_at} in ${num(e.provenance.latency_ms)} ms`))],
-    ['Notes', (e) => (e.notes.length ? h('ul', { class: 'notes' }, e.notes.map((n) => h('li', {}, plain(n)))) : 'none')],
+    [
+      'Provenance',
+      (e) =>
+        h(
+          'ul',
+          { class: 'plain' },
+          h('li', {}, `model ${e.provenance.model} ${e.provenance.model_version ?? ''}, tier ${e.provenance.model_tier ?? '–'}`),
+          h('li', {}, `analysis ${e.provenance.analysis_version}, schema ${e.provenance.schema_version}`),
+          h('li', {}, `computed ${e.provenance.computed_at} in ${num(e.provenance.latency_ms)} ms`),
+        ),
+    ],
+    [
+      'Notes',
+      (e) =>
+        e.notes.length
+          ? h(
+              'ul',
+              { class: 'notes' },
+              e.notes.map((n) => h('li', {}, plain(n))),
+            )
+          : 'none',
+    ],
     ['Evidence', (_e, f) => (f ? evidence(f) : '–')],
   ];
   const failed = columns.filter((c) => !c.run.ok);
@@ -133,7 +197,11 @@ export function renderThresholds(section: HTMLElement, results: Results): void {
     section,
     heading('thresholds-title', 'Ventilatory thresholds'),
     caveat ? h('p', { class: 'caveat', id: 'oscillation-caveat' }, `⚠ ${caveat}`) : null,
-    h('p', { class: 'help' }, 'The default model and the alternative engines side by side, each in its own colour on the plot; neither overrides the other. Landmarks on the plot corroborate a model and never override it. A line you drag on the plot is a reading aid, not a threshold.'),
+    h(
+      'p',
+      { class: 'help' },
+      'The default model and the alternative engines side by side, each in its own colour on the plot; neither overrides the other. Landmarks on the plot corroborate a model and never override it. A line you drag on the plot is a reading aid, not a threshold.',
+    ),
     h(
       'div',
       { class: 'table-wrap' },
@@ -141,7 +209,18 @@ export function renderThresholds(section: HTMLElement, results: Results): void {
         'table',
         { class: 'data thresholds', id: 'thresholds-table' },
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), columns.map(head))),
-        h('tbody', {}, rows.map(([label, pick]) => h('tr', {}, h('th', { scope: 'row' }, label), columns.map((c) => h('td', { 'data-role': c.role }, cell(c, pick)))))),
+        h(
+          'tbody',
+          {},
+          rows.map(([label, pick]) =>
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'row' }, label),
+              columns.map((c) => h('td', { 'data-role': c.role }, cell(c, pick))),
+            ),
+          ),
+        ),
       ),
     ),
     failed.map((c) => errorBox(`${c.title}${c.model ? ` ${c.model.name}` : ''} could not run`, (c.run as { ok: false; error: unknown }).error)),

@@ -30,7 +30,8 @@ export const oxynetUpstream: Engine = {
       vt1,
       vt2: vt1 === null ? null : placed(r.vt2),
       evidence: {
-        method: "pyoxynet's rule: columns assigned per test from the first and last 5 smoothed rows; VT1 at the first row where heavy reaches moderate, VT2 at the last row where severe is at most heavy, each moved back to its window's start; VO2 smoothed by pyoxynet's optimal_filter",
+        method:
+          "pyoxynet's rule: columns assigned per test from the first and last 5 smoothed rows; VT1 at the first row where heavy reaches moderate, VT2 at the last row where severe is at most heavy, each moved back to its window's start; VO2 smoothed by pyoxynet's optimal_filter",
         input: r.input,
         stride_s: r.stride,
         columns: r.columns,

@@ -59,13 +59,17 @@ export function readingOf(model: RegisteredModel): OxynetReading {
   const cols = p?.output_columns;
   const valid =
     p !== undefined &&
-    Number.isInteger(p.stride_s) && (p.stride_s as number) >= 1 &&
+    Number.isInteger(p.stride_s) &&
+    (p.stride_s as number) >= 1 &&
     Number.isFinite(p.row_time_offset_s) &&
     cols !== undefined &&
     [cols.moderate, cols.heavy, cols.severe].sort().join() === '0,1,2' &&
     (p.output_reading === 'entered_domain' || p.output_reading === 'pairwise') &&
     (p.tail === undefined || p.tail === 'none' || p.tail === 'edge_padded');
-  if (!valid) throw new InferenceError(`model ${model.card.name} ${model.card.version}: its card does not fix stride_s, row_time_offset_s, output_columns and output_reading (and tail, if named, is none or edge_padded)`);
+  if (!valid)
+    throw new InferenceError(
+      `model ${model.card.name} ${model.card.version}: its card does not fix stride_s, row_time_offset_s, output_columns and output_reading (and tail, if named, is none or edge_padded)`,
+    );
   return p as OxynetReading;
 }
 

@@ -32,7 +32,7 @@ export async function runOxynet(session: ort.InferenceSession, windows: Float32A
   if (count === 0) return new Float32Array(0);
   const out = await session.run({ [INPUT_NAME]: new ort.Tensor('float32', windows, [count, WINDOW_S, OXYNET_CHANNELS.length]) });
   const tensor = out[OUTPUT_NAME];
-  if (!tensor || tensor.dims.length !== 2 || tensor.dims[0] !== count || tensor.dims[1] !== OUTPUT_COLUMNS) {
+  if (tensor?.dims.length !== 2 || tensor.dims[0] !== count || tensor.dims[1] !== OUTPUT_COLUMNS) {
     throw new Error(`output shape ${tensor ? JSON.stringify(tensor.dims) : 'missing'}, expected [${count}, ${OUTPUT_COLUMNS}]`);
   }
   return tensor.data as Float32Array;

@@ -58,9 +58,7 @@ export interface ColumnAssignment {
   severe: number;
 }
 
-export type UpstreamThreshold =
-  | { found: true; time_s: number; vo2_ml_min: number; row: number }
-  | { found: false; reason: 'no_crossing' | 'crossing_within_first_window' };
+export type UpstreamThreshold = { found: true; time_s: number; vo2_ml_min: number; row: number } | { found: false; reason: 'no_crossing' | 'crossing_within_first_window' };
 
 export interface UpstreamResult {
   input: InputKind;
@@ -167,7 +165,13 @@ export async function upstreamThresholds(rec: Recording, session: ort.InferenceS
   const time = Float64Array.from(starts, (i) => series.time_s[i] + WINDOW_S);
   const vo2Raw = Float64Array.from(starts, (i) => series.channels[0][i + WINDOW_S - 1]);
   // 4. Smooth each output column and VO2 over the row times.
-  const smoothed = [0, 1, 2].map((k) => optimalFilter(time, Float64Array.from(starts, (_, r) => outputs[3 * r + k]), SMOOTHING_LAMBDA));
+  const smoothed = [0, 1, 2].map((k) =>
+    optimalFilter(
+      time,
+      Float64Array.from(starts, (_, r) => outputs[3 * r + k]),
+      SMOOTHING_LAMBDA,
+    ),
+  );
   const vo2 = optimalFilter(time, vo2Raw, SMOOTHING_LAMBDA);
   const columns = assignColumns(smoothed);
   const [md, hv, sv] = [smoothed[columns.moderate], smoothed[columns.heavy], smoothed[columns.severe]];

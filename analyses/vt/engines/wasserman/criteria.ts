@@ -107,9 +107,7 @@ function hinge(criterion: string, x: Float64Array, y: Float64Array, from: number
 
 function evidence(criterion: string, x: Float64Array, y: Float64Array, from: number, to: number, accept: (f: TwoLineFit) => boolean, why: string): CriterionEvidence {
   // Two free lines over consecutive seconds (time order, not x order: x may be noisy VCO2).
-  const fit = to - from + 1 >= 2 * MIN_SEGMENT_S
-    ? twoLineBreakpoint(x.subarray(from, to + 1), y.subarray(from, to + 1), { min_points: MIN_SEGMENT_S, continuous: false, order: 'given' })
-    : null;
+  const fit = to - from + 1 >= 2 * MIN_SEGMENT_S ? twoLineBreakpoint(x.subarray(from, to + 1), y.subarray(from, to + 1), { min_points: MIN_SEGMENT_S, continuous: false, order: 'given' }) : null;
   if (!fit) return { criterion, index: null, slope_before: null, slope_after: null, accepted: false, why: 'too few points to fit two lines' };
   const ok = accept(fit);
   return {
@@ -173,7 +171,8 @@ export function derivedSignals(test: PreparedTest): DerivedSignals {
 export function vt2Criteria(test: PreparedTest, d: DerivedSignals, from: number, to: number, readable: ReadonlySet<ClassicChannel> = ALL_CLASSIC_CHANNELS): CriterionEvidence[] {
   const [rcp, veVco2, petco2] = CRITERIA.VT2;
   return [
-    canRun(rcp.channels, readable) && evidence(rcp.criterion, test.vco2, test.ve, from, to, (f) => f.slope_before > 0 && f.slope_after > f.slope_before * (1 + RCP_MIN_RELATIVE_RISE), `slope rise > ${RCP_MIN_RELATIVE_RISE * 100} %`),
+    canRun(rcp.channels, readable) &&
+      evidence(rcp.criterion, test.vco2, test.ve, from, to, (f) => f.slope_before > 0 && f.slope_after > f.slope_before * (1 + RCP_MIN_RELATIVE_RISE), `slope rise > ${RCP_MIN_RELATIVE_RISE * 100} %`),
     canRun(veVco2.channels, readable) && evidence(veVco2.criterion, d.time, d.ve_vco2, from, to, (f) => f.slope_after > 0 && f.slope_after > f.slope_before, 'rising after, steeper than before'),
     canRun(petco2.channels, readable) && evidence(petco2.criterion, d.time, test.petco2, from, to, (f) => f.slope_after < 0 && f.slope_after < f.slope_before, 'falling after, steeper than before'),
   ].filter((e): e is CriterionEvidence => e !== false);

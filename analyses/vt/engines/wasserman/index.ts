@@ -72,7 +72,11 @@ export const wassermanOnChannels: Engine = {
         criteria_not_run: r.not_run.map((c) => ({ ...c, why: c.missing.map((m) => `${m}: ${unreadable.get(m)}`).join('; ') })),
       },
       notes,
-      ...(vt2Ran ? {} : { vt2_not_sought: `No VT2: none of its criteria can run on this file (they need VE or PetCO2; ${['VE', 'PetCO2'].filter((c) => unreadable.has(c as ClassicChannel)).join(' and ')} not readable), so VT2 was not sought.` }),
+      ...(vt2Ran
+        ? {}
+        : {
+            vt2_not_sought: `No VT2: none of its criteria can run on this file (they need VE or PetCO2; ${['VE', 'PetCO2'].filter((c) => unreadable.has(c as ClassicChannel)).join(' and ')} not readable), so VT2 was not sought.`,
+          }),
     };
   },
 };

@@ -4,7 +4,20 @@
  * below it. The first 60 s of exercise are dropped (VO2 kinetics, Beaver 1986).
  */
 import type { PreparedTest } from '../../preprocess.js';
-import { ALL_CLASSIC_CHANNELS, canRun, CRITERIA, derivedSignals, MIN_SEGMENT_S, nadir, SKIP_EXERCISE_S, vSlope, vt1HingeCriteria, vt2Criteria, type ClassicChannel, type CriterionEvidence } from './criteria.js';
+import {
+  ALL_CLASSIC_CHANNELS,
+  canRun,
+  CRITERIA,
+  derivedSignals,
+  MIN_SEGMENT_S,
+  nadir,
+  SKIP_EXERCISE_S,
+  vSlope,
+  vt1HingeCriteria,
+  vt2Criteria,
+  type ClassicChannel,
+  type CriterionEvidence,
+} from './criteria.js';
 
 /** VT2 is sought from this long after the first VT1 estimate (isocapnic buffering lasts minutes). */
 const VT2_AFTER_VT1_S = 60;
@@ -20,12 +33,14 @@ export interface ClassicResult {
 
 /** Median of the accepted indices (Gaskill et al. 2001 combine criteria), rounded down; null when none was accepted. */
 export function combine(items: CriterionEvidence[]): number | null {
-  const idx = items.filter((e) => e.accepted && e.index !== null).map((e) => e.index as number).sort((a, b) => a - b);
+  const idx = items
+    .filter((e) => e.accepted && e.index !== null)
+    .map((e) => e.index as number)
+    .sort((a, b) => a - b);
   if (idx.length === 0) return null;
   const m = idx.length >> 1;
   return idx.length % 2 ? idx[m] : Math.floor((idx[m - 1] + idx[m]) / 2);
 }
-
 
 /**
  * Runs every criterion whose channels are `readable` between `exerciseStart` (grid index) and the

@@ -67,7 +67,10 @@ describe('the corroborated decision rule', () => {
     const ev = d.evidence as Record<string, { placed_by: string; zone_s: [number, number] }>;
     expect(ev.vt1.zone_s[1] - ev.vt1.zone_s[0]).to.be.above(60);
     expect(ev.vt1.placed_by).to.equal('model and landmarks');
-    expect(d.notes?.some((n) => n.startsWith('VT1 ')), 'a corroborated VT1 needs no note').to.equal(false);
+    expect(
+      d.notes?.some((n) => n.startsWith('VT1 ')),
+      'a corroborated VT1 needs no note',
+    ).to.equal(false);
   });
 
   it('leaves VT2 to the respiratory compensation landmarks when the curves end still rising towards severe', () => {

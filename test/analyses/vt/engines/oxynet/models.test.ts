@@ -46,7 +46,7 @@ describe('models built on the Oxynet weights', () => {
     }
   });
 
-  it('fixes the output columns pyoxynet\'s own column rule finds on both labelled tests', async () => {
+  it("fixes the output columns pyoxynet's own column rule finds on both labelled tests", async () => {
     const session = await createOxynetSession(join(PROJECT_ROOT, 'models/oxynet-cnn/v1.0.0/model.onnx'));
     for (const t of tests) expect((await upstreamThresholds(t.recording, session)).columns, t.id).to.deep.equal(GANDALF_V1_READING.output_columns);
   });

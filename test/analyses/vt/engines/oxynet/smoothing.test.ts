@@ -12,7 +12,9 @@ function denseOptimalFilter(t: number[], y: number[], lambda: number): number[] 
   const med = positive.length % 2 ? positive[positive.length >> 1] : (positive[positive.length / 2 - 1] + positive[positive.length / 2]) / 2;
   const hh = h.map((v) => (v === 0 ? med : v));
   const d = hh.map((v) => lambda / v);
-  const A = Array.from({ length: m }, (_, i) => Array.from({ length: m + 1 }, (_, j) => (j === m ? y[i + 1] - y[i] : j === i ? dt[i] + d[i] + d[i + 1] : Math.abs(j - i) === 1 ? -d[Math.max(i, j)] : 0)));
+  const A = Array.from({ length: m }, (_, i) =>
+    Array.from({ length: m + 1 }, (_, j) => (j === m ? y[i + 1] - y[i] : j === i ? dt[i] + d[i] + d[i + 1] : Math.abs(j - i) === 1 ? -d[Math.max(i, j)] : 0)),
+  );
   for (let c = 0; c < m; c++) {
     const p = A.slice(c).reduce((best, row, k) => (Math.abs(row[c]) > Math.abs(A[best][c]) ? c + k : best), c);
     [A[c], A[p]] = [A[p], A[c]];

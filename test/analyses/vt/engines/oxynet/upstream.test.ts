@@ -114,9 +114,15 @@ describe('the upstream Oxynet pipeline', () => {
 
   it('reports no crossing, and a crossing inside the first window, as not found instead of upstream 0 or a wrapped row', async () => {
     const rec = generateTest({ seed: 404, protocol: 'ramp' }).recording;
-    const flat = await upstreamThresholds(rec, fixedSession(() => [0.1, 0.1, 0.9]));
+    const flat = await upstreamThresholds(
+      rec,
+      fixedSession(() => [0.1, 0.1, 0.9]),
+    );
     expect(flat.vt1).to.deep.equal({ found: false, reason: 'no_crossing' });
-    const early: UpstreamResult = await upstreamThresholds(rec, fixedSession((r, n) => [0.5, r / n, 0.5]));
+    const early: UpstreamResult = await upstreamThresholds(
+      rec,
+      fixedSession((r, n) => [0.5, r / n, 0.5]),
+    );
     expect(early.columns).to.deep.equal({ moderate: 0, heavy: 2, severe: 1 });
     expect(early.vt1).to.deep.equal({ found: false, reason: 'crossing_within_first_window' });
   });

@@ -83,9 +83,17 @@ describe('analyses/vt/engines/wasserman: the classic engine on the channels a fi
     expect(ev.channels_read).to.deep.equal(['VO2', 'VCO2']);
     expect(ev.vt1_criteria.map((c) => c.criterion)).to.deep.equal(['V-slope (VCO2 vs VO2)', 'excess CO2 starts to rise']);
     expect(ev.vt2_criteria).to.deep.equal([]);
-    expect(ev.criteria_not_run.map((c) => c.criterion)).to.deep.equal(['VE/VO2 starts to rise', 'PetO2 nadir', 'VE vs VCO2 steepening (respiratory compensation)', 'VE/VCO2 starts to rise', 'PetCO2 starts to fall']);
+    expect(ev.criteria_not_run.map((c) => c.criterion)).to.deep.equal([
+      'VE/VO2 starts to rise',
+      'PetO2 nadir',
+      'VE vs VCO2 steepening (respiratory compensation)',
+      'VE/VCO2 starts to rise',
+      'PetCO2 starts to fall',
+    ]);
     expect(out.findings.vt2_time_s).to.equal(null);
-    expect(out.notes.join(' ')).to.match(/VT2 was not sought/).and.not.match(/test ended before the severe domain/);
+    expect(out.notes.join(' '))
+      .to.match(/VT2 was not sought/)
+      .and.not.match(/test ended before the severe domain/);
   });
 
   it('refuses without VCO2 (MISSING_CHANNEL), since no criterion can run', async () => {
