@@ -11,7 +11,7 @@ export const NGINX_TEMPLATE = new URL('./nginx.conf.template', import.meta.url);
  */
 export function renderNginx(values) {
   const template = readFileSync(NGINX_TEMPLATE, 'utf8');
-  return template.replace(/\$\{([A-Z][A-Z0-9_]*)\}/g, (whole, name) => {
+  return template.replace(/\$\{([A-Z][A-Z0-9_]*)\}/g, (_whole, name) => {
     if (!(name in values)) throw new Error(`deploy/nginx.conf.template needs ${name}`);
     return values[name];
   });

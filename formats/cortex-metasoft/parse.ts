@@ -76,7 +76,7 @@ function isBlank(cell: unknown): boolean {
 }
 
 /** The first non-blank cell right of the label (SpreadsheetML merges the label over two columns). */
-function valueOf(row: unknown[]): unknown {
+function valueRightOfLabel(row: unknown[]): unknown {
   return row.slice(1, 6).find((c) => !isBlank(c)) ?? null;
 }
 
@@ -90,7 +90,7 @@ function readSubject(header: unknown[][], flags: ParserFlag[]): Subject {
   let test: Date | null = null;
   for (const row of header) {
     const label = normaliseHeader(row[0]).replace(/:$/, '');
-    const value = valueOf(row);
+    const value = valueRightOfLabel(row);
     if (value === null) continue;
     const is = (k: keyof typeof SUBJECT_LABELS) => (SUBJECT_LABELS[k] as readonly string[]).includes(label);
     if (is('sex')) {

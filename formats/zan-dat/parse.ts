@@ -72,7 +72,10 @@ export function parse(file: FileView): Recording {
   const byField: UsedColumns['byField'] = [];
   for (const aliases of Object.values(COLUMNS)) {
     const at = col(aliases);
-    if (at >= 0 && !used.has(at)) used.set(at, (byField[at + 1] = []));
+    if (at < 0 || used.has(at)) continue;
+    const values: (number | null)[] = [];
+    byField[at + 1] = values;
+    used.set(at, values);
   }
   const rows: DataRow[] = [];
   const skipped: number[] = [];

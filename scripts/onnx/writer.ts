@@ -127,7 +127,9 @@ export class OnnxGraphBuilder {
   int64Initializer(name: string, dims: readonly number[], data: readonly number[]): this {
     checkSize(name, dims, data.length);
     const raw = Buffer.alloc(8 * data.length);
-    data.forEach((v, i) => raw.writeBigInt64LE(BigInt(v), 8 * i));
+    data.forEach((v, i) => {
+      raw.writeBigInt64LE(BigInt(v), 8 * i);
+    });
     const t = new ProtoWriter();
     for (const d of dims) t.varint(1, d);
     t.varint(2, DATA_TYPE.INT64);

@@ -28,7 +28,7 @@ export interface NoiseStatistics {
 
 /** Statistics of the breaths between from_s and to_s (default: the whole recording). */
 export function noiseStatistics(rec: Recording, from_s = -Infinity, to_s = Infinity): NoiseStatistics {
-  const keep = rec.t_s.map((t, i) => i).filter((i) => rec.t_s[i] >= from_s && rec.t_s[i] <= to_s && CHANNELS.every((c) => rec.channels[c]?.values[i] != null));
+  const keep = rec.t_s.map((_, i) => i).filter((i) => rec.t_s[i] >= from_s && rec.t_s[i] <= to_s && CHANNELS.every((c) => rec.channels[c]?.values[i] != null));
   const t = keep.map((i) => rec.t_s[i]);
   const values = Object.fromEntries(CHANNELS.map((c) => [c, keep.map((i) => rec.channels[c]!.values[i] as number)])) as Record<Channel, number[]>;
   const trend = Object.fromEntries(CHANNELS.map((c) => [c, robustTrend(t, values[c])])) as Record<Channel, number[]>;
@@ -38,7 +38,7 @@ export function noiseStatistics(rec: Recording, from_s = -Infinity, to_s = Infin
 
   const bands: NoiseStatistics['bands'] = [];
   for (let lo = 0; lo < Math.max(...trend.VO2); lo += BAND_ML_MIN) {
-    const idx = trend.VO2.map((v, i) => i).filter((i) => trend.VO2[i] >= lo && trend.VO2[i] < lo + BAND_ML_MIN);
+    const idx = trend.VO2.map((_, i) => i).filter((i) => trend.VO2[i] >= lo && trend.VO2[i] < lo + BAND_ML_MIN);
     if (idx.length < MIN_BAND_BREATHS) continue;
     const pick = (xs: number[]): number[] => idx.map((i) => xs[i]);
     bands.push({

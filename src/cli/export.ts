@@ -72,7 +72,7 @@ export async function exportCommand(args: string[], io: CliIO): Promise<number> 
     cutoff_hz: num(values['cutoff-hz'], 'cutoff-hz'),
     order: num(values.order, 'order'),
   };
-  let resampling;
+  let resampling: ReturnType<typeof resamplingOf>;
   try {
     resampling = resamplingOf(query);
   } catch (err) {

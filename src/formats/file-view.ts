@@ -93,7 +93,10 @@ export class FileView {
   lines(): string[] {
     if (this.cachedLines) return this.cachedLines;
     const text = this.text();
-    if (text === null) return (this.cachedLines = []);
+    if (text === null) {
+      this.cachedLines = [];
+      return this.cachedLines;
+    }
     const lines = splitLines(text);
     if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
     if (lines.length > READ_LIMITS.max_lines) {
@@ -103,7 +106,8 @@ export class FileView {
     if (long >= 0) {
       throw new ServiceError('PARSER_ERROR', `Line ${long + 1} is longer than ${READ_LIMITS.max_line_chars} characters.`, { where: { line: long + 1 } });
     }
-    return (this.cachedLines = lines);
+    this.cachedLines = lines;
+    return lines;
   }
 
   /** The first `n` lines, for detectors (the head is split once and shared by every detector). */
@@ -141,7 +145,8 @@ export class FileView {
     if (this.sheetsError) throw this.sheetsError;
     if (this.cachedSheets !== undefined) return this.cachedSheets;
     try {
-      return (this.cachedSheets = this.readSheets());
+      this.cachedSheets = this.readSheets();
+      return this.cachedSheets;
     } catch (err) {
       if (err instanceof ServiceError) this.sheetsError = err;
       throw err;
@@ -155,9 +160,13 @@ export class FileView {
   sheetHeads(): Sheet[] | null {
     if (this.cachedHeads !== undefined) return this.cachedHeads;
     const sheets = this.sheets();
-    if (!sheets) return (this.cachedHeads = null);
+    if (!sheets) {
+      this.cachedHeads = null;
+      return null;
+    }
     const heads = this.headReaders;
-    return (this.cachedHeads = sheets.map((sheet, i) => ({ name: sheet.name, rows: heads ? heads[i]() : sheet.rows.slice(0, READ_LIMITS.head_rows) })));
+    this.cachedHeads = sheets.map((sheet, i) => ({ name: sheet.name, rows: heads ? heads[i]() : sheet.rows.slice(0, READ_LIMITS.head_rows) }));
+    return this.cachedHeads;
   }
 
   /** Reads every sheet whole and counts their rows; a workbook that cannot be read throws what makes it unreadable. */

@@ -11,8 +11,14 @@ const cache = new WeakMap<Recording, Map<ChannelName, (number | null)[]>>();
 /** The channel's values with outlying breaths set to null (an empty list when the channel is absent). */
 export function cleaned(rec: Recording, name: ChannelName): (number | null)[] {
   let byName = cache.get(rec);
-  if (!byName) cache.set(rec, (byName = new Map()));
+  if (!byName) {
+    byName = new Map();
+    cache.set(rec, byName);
+  }
   let values = byName.get(name);
-  if (!values) byName.set(name, (values = maskOutliers(rec.t_s, channel(rec, name) ?? [])));
+  if (!values) {
+    values = maskOutliers(rec.t_s, channel(rec, name) ?? []);
+    byName.set(name, values);
+  }
   return values;
 }

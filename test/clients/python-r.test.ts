@@ -141,7 +141,9 @@ describe('Python and R clients on a live service', function () {
         expect(got.nrow, where).to.equal(rec.t_s.length);
         expect(got.columns, where).to.deep.equal(columns);
         expect(got.values.t_s, where).to.deep.equal(expected.t_s);
-        expected.columns.forEach((col, k) => expect(got.values[col.name], `${where}: ${col.name}`).to.deep.equal(expected.values[k]));
+        expected.columns.forEach((col, k) => {
+          expect(got.values[col.name], `${where}: ${col.name}`).to.deep.equal(expected.values[k]);
+        });
       }
       // cpet export writes the same table: only the provenance lines (cpet_id, file name, time) differ.
       const out = join(dir, `cli-${c.format}`);

@@ -22,12 +22,14 @@ async function read(filename: string, bytes: Buffer): Promise<ReadResult> {
 }
 
 /** Asserts the variant's times and channel values against the original's, as the variant says they compare. */
-export function expectSameNumbers(variant: Variant, rec: Recording, original: Recording): void {
+function expectSameNumbers(variant: Variant, rec: Recording, original: Recording): void {
   expect(rec.t_s.length, 'samples').to.equal(original.t_s.length);
   if (variant.time === 'same') expect(rec.t_s).to.deep.equal(original.t_s);
   else {
     const offset = variant.time === 'shifted' ? original.t_s[0] - rec.t_s[0] : 0;
-    rec.t_s.forEach((t, i) => expect(t + offset, `t_s[${i}]`).to.be.closeTo(original.t_s[i], 1e-6));
+    rec.t_s.forEach((t, i) => {
+      expect(t + offset, `t_s[${i}]`).to.be.closeTo(original.t_s[i], 1e-6);
+    });
   }
   expect(presentChannels(rec)).to.deep.equal(presentChannels(original));
   for (const name of presentChannels(original)) {
@@ -38,7 +40,10 @@ export function expectSameNumbers(variant: Variant, rec: Recording, original: Re
       expect(actual, name).to.deep.equal(expected);
       continue;
     }
-    expected.forEach((v, i) => (v === null ? expect(actual[i], `${name}[${i}]`).to.equal(null) : expect(actual[i], `${name}[${i}]`).to.be.closeTo(v * scaled.factor, 1e-9 * Math.abs(v))));
+    expected.forEach((v, i) => {
+      if (v === null) expect(actual[i], `${name}[${i}]`).to.equal(null);
+      else expect(actual[i], `${name}[${i}]`).to.be.closeTo(v * scaled.factor, 1e-9 * Math.abs(v));
+    });
   }
 }
 

@@ -45,7 +45,15 @@ describe('metric registry', () => {
 
   it('gives MISSING_CHANNEL with the required and missing lists before running an entry', () => {
     let ran = false;
-    const reg = createMetricRegistry([entry('needs_spo2', { requires: ['VO2', 'SpO2'], compute: () => ((ran = true), { status: 'ok', value: 1 }) })]);
+    const reg = createMetricRegistry([
+      entry('needs_spo2', {
+        requires: ['VO2', 'SpO2'],
+        compute: () => {
+          ran = true;
+          return { status: 'ok', value: 1 };
+        },
+      }),
+    ]);
     const r = reg.compute(recording, ['needs_spo2']).needs_spo2;
     expect(r).to.deep.include({ status: 'unavailable', error: 'MISSING_CHANNEL' });
     expect((r as { context: unknown }).context).to.deep.equal({ required: ['VO2', 'SpO2'], missing: ['SpO2'] });

@@ -86,7 +86,7 @@ describe('metrics on every real vendor file', () => {
       try {
         const { recording } = await readUpload(c.file, readFileSync(c.path), formats);
         results = reg.compute(recording, names);
-      } catch (err) {
+      } catch {
         // A fixture its own format refuses is that format's test's business, not this one's.
         continue;
       }

@@ -40,7 +40,10 @@ function routes(doc: ApiDocument): Map<string, string> {
 }
 
 function allRefs(node: unknown, out: string[] = []): string[] {
-  if (Array.isArray(node)) node.forEach((n) => allRefs(n, out));
+  if (Array.isArray(node))
+    node.forEach((n) => {
+      allRefs(n, out);
+    });
   else if (node && typeof node === 'object') {
     for (const [k, v] of Object.entries(node)) {
       if (k === '$ref' && typeof v === 'string') out.push(v);

@@ -78,9 +78,15 @@ describe('layout variants through the API', function () {
           const offset = variant.time === 'shifted' ? want.t_s[0] - got[name].t_s[0] : 0;
           expect(got[name].values.length, name).to.equal(want.values.length);
           if (factor === undefined) expect(got[name].values, name).to.deep.equal(want.values);
-          else got[name].values.forEach((v, i) => expect(v, `${name}[${i}]`).to.be.closeTo(want.values[i] * factor, 1e-4));
+          else
+            got[name].values.forEach((v, i) => {
+              expect(v, `${name}[${i}]`).to.be.closeTo(want.values[i] * factor, 1e-4);
+            });
           if (variant.time === 'same') expect(got[name].t_s, `${name} times`).to.deep.equal(want.t_s);
-          else got[name].t_s.forEach((t, i) => expect(t + offset, `${name} t_s[${i}]`).to.be.closeTo(want.t_s[i], 2e-3));
+          else
+            got[name].t_s.forEach((t, i) => {
+              expect(t + offset, `${name} t_s[${i}]`).to.be.closeTo(want.t_s[i], 2e-3);
+            });
         }
       }
     });

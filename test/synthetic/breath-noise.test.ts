@@ -71,8 +71,8 @@ describe('synthetic measured breath noise', () => {
       const calm = generateTest({ seed, realism: { breath_noise: 'measured' } });
       const settling = generateTest({ seed, realism: { breath_noise: 'measured', settling_s: 60 } });
       const ve = (g: typeof calm) => g.recording.channels.VE!.values as number[];
-      const early = calm.recording.t_s.map((t, i) => i).filter((i) => calm.recording.t_s[i] < 50);
-      const late = calm.recording.t_s.map((t, i) => i).filter((i) => calm.recording.t_s[i] >= 60);
+      const early = calm.recording.t_s.map((_, i) => i).filter((i) => calm.recording.t_s[i] < 50);
+      const late = calm.recording.t_s.map((_, i) => i).filter((i) => calm.recording.t_s[i] >= 60);
       expect(late.map((i) => ve(settling)[i])).to.deep.equal(late.map((i) => ve(calm)[i]));
       expect(early.some((i) => Math.abs(ve(settling)[i] - ve(calm)[i]) > 0.05 * ve(calm)[i])).to.equal(true);
     }
@@ -84,7 +84,7 @@ describe('synthetic measured breath noise', () => {
       const g = generateTest({ seed, rest_s: 600, warmup_s: 0, exercise_s: 300, realism: { breath_noise: { vo2_sd_ml_min: 60 } } });
       const ve = g.recording.channels.VE!.values as number[];
       const petco2 = g.recording.channels.PetCO2!.values as number[];
-      const rest = g.recording.t_s.map((t, i) => i).filter((i) => g.recording.t_s[i] > 30 && g.recording.t_s[i] < 590);
+      const rest = g.recording.t_s.map((_, i) => i).filter((i) => g.recording.t_s[i] > 30 && g.recording.t_s[i] < 590);
       const median = [...rest.map((i) => ve[i])].sort((a, b) => a - b)[Math.floor(rest.length / 2)];
       const co2 = [...rest.map((i) => petco2[i])].sort((a, b) => a - b)[Math.floor(rest.length / 2)];
       sighs += rest.filter((i) => ve[i] > 1.55 * median && petco2[i] < co2 - 1.5).length;

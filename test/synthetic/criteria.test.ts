@@ -94,7 +94,7 @@ describe('synthetic ventilatory criteria', () => {
     const { recording, truth } = g;
     const ve = recording.channels.VE!.values as number[];
     const vco2 = recording.channels.VCO2!.values as number[];
-    const idx = recording.t_s.map((t, i) => i).filter((i) => recording.t_s[i] > truth.phases.warmup_end_s + 10 && recording.t_s[i] < truth.vt2!.time_s);
+    const idx = recording.t_s.map((_, i) => i).filter((i) => recording.t_s[i] > truth.phases.warmup_end_s + 10 && recording.t_s[i] < truth.vt2!.time_s);
     const mx = idx.reduce((a, i) => a + vco2[i] / 1000, 0) / idx.length;
     const my = idx.reduce((a, i) => a + ve[i], 0) / idx.length;
     const slope = idx.reduce((a, i) => a + (vco2[i] / 1000 - mx) * (ve[i] - my), 0) / idx.reduce((a, i) => a + (vco2[i] / 1000 - mx) ** 2, 0);

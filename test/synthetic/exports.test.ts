@@ -37,7 +37,7 @@ describe('synthetic averaged exports', () => {
     expect(rolling.sampling).to.include({ method: 'averaged', averaging_s: 15 });
     const r = rolling.channels.VO2!.values as number[];
     const t = 400;
-    const inWindow = breaths.t_s.map((x, i) => i).filter((i) => breaths.t_s[i] > t - 15 && breaths.t_s[i] <= t);
+    const inWindow = breaths.t_s.map((_, i) => i).filter((i) => breaths.t_s[i] > t - 15 && breaths.t_s[i] <= t);
     const plain = inWindow.reduce((a, i) => a + vo2[i], 0) / inWindow.length;
     expect(r[rolling.t_s.indexOf(t)]).to.be.closeTo(plain, 0.15 * plain);
     expect(jumpiness(r)).to.be.below(jumpiness(vo2) / 3);

@@ -44,7 +44,7 @@ describe('synthetic generator', () => {
     const peak = vo2.indexOf(Math.max(...vo2));
     expect(vco2[peak] / vo2[peak]).to.be.greaterThan(1.05);
     expect(vco2[2] / vo2[2]).to.be.within(0.75, 0.9);
-    const below = recording.t_s.map((t, i) => i).filter((i) => recording.t_s[i] > truth.phases.warmup_end_s + 60 && recording.t_s[i] < truth.vt2!.time_s - 30);
+    const below = recording.t_s.map((_, i) => i).filter((i) => recording.t_s[i] > truth.phases.warmup_end_s + 60 && recording.t_s[i] < truth.vt2!.time_s - 30);
     const slope = (ve[below.at(-1)!] - ve[below[0]]) / ((vco2[below.at(-1)!] - vco2[below[0]]) / 1000);
     expect(slope).to.be.closeTo(truth.ve_vco2_slope, 1.5);
   });

@@ -52,12 +52,12 @@ describe('synthetic timeline placement', () => {
         const t = g.recording.t_s;
         const vo2 = g.recording.channels.VO2!.values as number[];
         const peak = Math.round(g.truth.vo2peak_ml_min * 10) / 10;
-        const held = t.map((x, i) => i).filter((i) => t[i] <= end && t[i] > end - plateau + 2);
+        const held = t.map((_, i) => i).filter((i) => t[i] <= end && t[i] > end - plateau + 2);
         for (const i of held) expect(vo2[i]).to.equal(peak);
-        const climbing = t.map((x, i) => i).filter((i) => t[i] < end - plateau - 3 && t[i] > end - plateau - 60);
+        const climbing = t.map((_, i) => i).filter((i) => t[i] < end - plateau - 3 && t[i] > end - plateau - 60);
         for (const i of climbing) expect(vo2[i]).to.be.below(peak);
         expect(climbing.length).to.be.above(3);
-        const exercise = t.map((x, i) => i).filter((i) => t[i] <= end - 1 && t[i] > g.truth.phases.warmup_end_s);
+        const exercise = t.map((_, i) => i).filter((i) => t[i] <= end - 1 && t[i] > g.truth.phases.warmup_end_s);
         if (plateau === 0) expect(vo2[exercise.at(-1)!]).to.equal(Math.max(...exercise.map((i) => vo2[i])));
       }
     });

@@ -133,6 +133,8 @@ export function visibleText(page: Page): Promise<string> {
   return page.evaluate(() => {
     const samples = [...document.querySelectorAll<HTMLElement>('[data-code-sample], [data-quotes-file]')];
     for (const el of samples) el.hidden = true;
+    // innerText, not textContent: the check is about what a reader sees (hidden samples excluded, CSS applied).
+    // biome-ignore lint/performance/useDomNodeTextContent: rendered text is the point
     const text = document.body.innerText;
     for (const el of samples) el.hidden = false;
     return text;

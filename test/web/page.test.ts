@@ -115,7 +115,9 @@ describe('web application in Chromium', function () {
     expect(await page.locator('#upload-progress').getAttribute('value')).to.equal('100');
     const titles = (await page.locator('figure.panel figcaption').allTextContents()).map((t) => t.replace(/^\d\s*/, '').trim());
     expect(titles).to.have.length(9);
-    titles.forEach((t, i) => expect(t).to.match(WASSERMAN_ORDER[i]));
+    titles.forEach((t, i) => {
+      expect(t).to.match(WASSERMAN_ORDER[i]);
+    });
     const truth = await apiVt(await cpetId(page));
     for (const panel of TIME_PANELS) {
       for (const t of [truth.vt1_time_s, truth.vt2_time_s]) {

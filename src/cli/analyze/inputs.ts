@@ -23,7 +23,7 @@ export function expandInputs(args: readonly string[], outDir: string, cwd = proc
   const paths: string[] = [];
   for (const arg of args) {
     const path = resolve(cwd, arg);
-    let stats;
+    let stats: ReturnType<typeof statSync>;
     try {
       stats = statSync(path);
     } catch {

@@ -151,7 +151,10 @@ const cache = new WeakMap<FileView, Map<string, Head | TextTable | null>>();
 
 function byFile(file: FileView): Map<string, Head | TextTable | null> {
   let byKey = cache.get(file);
-  if (!byKey) cache.set(file, (byKey = new Map()));
+  if (!byKey) {
+    byKey = new Map();
+    cache.set(file, byKey);
+  }
   return byKey;
 }
 

@@ -344,8 +344,12 @@ type Hit = { entry: DictionaryEntry; rank: number; weak: boolean };
 const BY_KEY: ReadonlyMap<string, Hit> = (() => {
   const map = new Map<string, Hit>();
   for (const entry of DICTIONARY) {
-    entry.names.forEach((name, rank) => map.set(nameKey(name), { entry, rank, weak: false }));
-    entry.weak?.forEach((name, k) => map.set(nameKey(name), { entry, rank: entry.names.length + k, weak: true }));
+    entry.names.forEach((name, rank) => {
+      map.set(nameKey(name), { entry, rank, weak: false });
+    });
+    entry.weak?.forEach((name, k) => {
+      map.set(nameKey(name), { entry, rank: entry.names.length + k, weak: true });
+    });
   }
   return map;
 })();

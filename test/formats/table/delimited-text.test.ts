@@ -48,7 +48,10 @@ describe('src/formats/table/delimited-text.ts', () => {
     expect(wrappedCells('"open field', ',')).to.equal(null);
     expect(wrappedCells('5\'10", 70', ',')).to.equal(null);
     let seed = 7;
-    const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+    const next = () => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      return seed / 2 ** 32;
+    };
     const pieces = ['a', 'b c', '"q"', ' "p d"', '""', '1.5', ' ', '"x;y"', '\t7', '"', 'é'];
     for (let k = 0; k < 5000; k++) {
       const delimiter = (['\t', ';', ','] as const)[Math.floor(next() * 3)];

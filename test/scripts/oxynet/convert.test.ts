@@ -82,7 +82,9 @@ describe('the oxynet converter', () => {
       const got = out.data as Float32Array;
       for (let w = 0; w < n; w++) {
         const ref = referenceForward(bundle, x.subarray(200 * w, 200 * w + 200));
-        ref.forEach((p, k) => expect(Math.abs(got[3 * w + k] - p), `window ${w} column ${k}`).to.be.below(1e-5));
+        ref.forEach((p, k) => {
+          expect(Math.abs(got[3 * w + k] - p), `window ${w} column ${k}`).to.be.below(1e-5);
+        });
       }
     });
   }

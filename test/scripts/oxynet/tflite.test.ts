@@ -42,7 +42,9 @@ describe('the TFLite model, read and run by our own code', () => {
     b.writeUInt32LE(20, 0); // root table at 20
     b.write('TEST', 4, 'latin1'); // file identifier
     // vtable at 8: its size, the table's size, then fields 0..3 (field 1 absent)
-    [12, 16, 4, 0, 8, 12].forEach((v, i) => b.writeUInt16LE(v, 8 + 2 * i));
+    [12, 16, 4, 0, 8, 12].forEach((v, i) => {
+      b.writeUInt16LE(v, 8 + 2 * i);
+    });
     b.writeInt32LE(20 - 8, 20); // table -> vtable
     b.writeInt32LE(-7, 24); // field 0
     b.writeUInt32LE(36 - 28, 28); // field 2 -> string at 36
@@ -50,7 +52,9 @@ describe('the TFLite model, read and run by our own code', () => {
     b.writeUInt32LE(2, 36);
     b.write('hi', 40, 'utf8');
     b.writeUInt32LE(3, 44);
-    [1, -2, 3].forEach((v, i) => b.writeInt32LE(v, 48 + 4 * i));
+    [1, -2, 3].forEach((v, i) => {
+      b.writeInt32LE(v, 48 + 4 * i);
+    });
     expect(() => rootTable(b, 'TFL3')).to.throw(/identifier/);
     const t: FlatTable = rootTable(b, 'TEST');
     expect(t.int32(0)).to.equal(-7);

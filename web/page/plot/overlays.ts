@@ -86,7 +86,8 @@ class LabelRows {
     if (x1 > this.right) [x0, x1] = [this.right - (x1 - x0), this.right];
     if (x0 < this.left) [x0, x1] = [this.left, this.left + (x1 - x0)];
     for (let row = 0; this.top + (row + 1) * rowPx <= this.bottom; row++) {
-      const taken = (this.rows[row] ??= []);
+      this.rows[row] ??= [];
+      const taken = this.rows[row];
       if (taken.every(([a, b]) => x1 + gap <= a || x0 >= b + gap)) {
         taken.push([x0, x1]);
         return { x: x0, row };

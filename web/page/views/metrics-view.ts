@@ -68,8 +68,14 @@ function valueCell(result: MetricResult, info: MetricInfo): HTMLElement {
 export function renderMetrics(section: HTMLElement, results: Results): void {
   section.hidden = false;
   const title = heading('metrics-title', 'Metrics');
-  if (!results.registry.ok) return replace(section, title, errorBox('The metric registry could not be read', results.registry.error));
-  if (!results.metrics.ok) return replace(section, title, errorBox('The metrics could not be computed', results.metrics.error));
+  if (!results.registry.ok) {
+    replace(section, title, errorBox('The metric registry could not be read', results.registry.error));
+    return;
+  }
+  if (!results.metrics.ok) {
+    replace(section, title, errorBox('The metrics could not be computed', results.metrics.error));
+    return;
+  }
   const computed = results.metrics.value.metrics;
   const rows = results.registry.value.map((info) => {
     const result = computed[info.name];

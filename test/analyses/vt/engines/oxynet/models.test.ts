@@ -42,7 +42,10 @@ describe('models built on the Oxynet weights', () => {
       const [ca, cb] = await Promise.all(['v1.0.0', 'v1.1.0'].map((v) => domainProbabilities(rec, { model: 'gandalf', model_version: v, key: research })));
       if (ca.status !== 'ok' || cb.status !== 'ok') throw new Error(`expected curves for ${id}`);
       expect(cb.t_s).to.deep.equal(ca.t_s);
-      for (const k of ['moderate', 'heavy', 'severe'] as const) ca[k].forEach((p, i) => expect(Math.abs(cb[k][i] - p), `${id} ${k} ${i}`).to.be.at.most(1e-4));
+      for (const k of ['moderate', 'heavy', 'severe'] as const)
+        ca[k].forEach((p, i) => {
+          expect(Math.abs(cb[k][i] - p), `${id} ${k} ${i}`).to.be.at.most(1e-4);
+        });
     }
   });
 

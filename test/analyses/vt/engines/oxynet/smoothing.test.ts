@@ -36,7 +36,9 @@ describe('the upstream smoothers', () => {
     const y = t.map((v, i) => Math.sin(v / 4) + (i % 3) * 0.1);
     for (const lambda of [1, 100]) {
       const got = optimalFilter(t, y, lambda);
-      denseOptimalFilter(t, y, lambda).forEach((v, i) => expect(got[i]).to.be.closeTo(v, 1e-9));
+      denseOptimalFilter(t, y, lambda).forEach((v, i) => {
+        expect(got[i]).to.be.closeTo(v, 1e-9);
+      });
     }
   });
 
@@ -48,7 +50,9 @@ describe('the upstream smoothers', () => {
     expect(Math.max(...s.map(Math.abs))).to.be.below(0.2);
     const withTie = [0, 0, 1, 2, 3];
     const tied = optimalFilter(withTie, [1, 2, 3, 4, 5], 10);
-    denseOptimalFilter(withTie, [1, 2, 3, 4, 5], 10).forEach((v, i) => expect(tied[i]).to.be.closeTo(v, 1e-9));
+    denseOptimalFilter(withTie, [1, 2, 3, 4, 5], 10).forEach((v, i) => {
+      expect(tied[i]).to.be.closeTo(v, 1e-9);
+    });
   });
 
   it("uniform_filter1d with 'reflect' edges: centred i - size/2 .. i + size/2 - 1, edges mirrored with the edge sample repeated", () => {
