@@ -29,15 +29,3 @@ export interface ServiceDeps {
   version: string;
   startedAtMs: number;
 }
-
-/** What a handler answers; the app writes it. */
-export interface Reply {
-  status?: number;
-  json?: unknown;
-  text?: string;
-  contentType?: string;
-  /** Extra response headers (e.g. Set-Cookie). */
-  headers?: Record<string, string>;
-  /** A body written chunk by chunk with back-pressure; `done` learns whether all of it reached the client. */
-  stream?: { chunks: Iterable<string>; done: (delivered: boolean) => Promise<void> };
-}
