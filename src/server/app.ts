@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { operationsOf, type Config } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { createMetricRegistry } from '../metrics/registry.js';
-import { loadApiDocument, llmsFullText, llmsText, publicDocument, withFormatIds } from '../openapi/document.js';
+import { loadApiDocument, llmsFullText, llmsText, withFormatIds } from '../openapi/document.js';
 import { loadPlugins } from '../plugins.js';
 import { openStore, type Store } from '../store/store.js';
 import { createTaskRunner } from '../workers/pool.js';
@@ -72,7 +72,6 @@ export async function createService(config: Config, options: { store?: Store; na
     plugins,
     metrics,
     document: document as unknown as Record<string, unknown>,
-    publicDocument: publicDocument(document) as unknown as Record<string, unknown>,
     llms: { short: llmsText(document), full: llmsFullText(document) },
     version,
     startedAtMs: Date.now(),
@@ -157,7 +156,7 @@ const PUBLIC: PublicTable = {
   getHealth: (d) => health(d),
   getReady: (d) => ready(d),
   getMetrics: (d) => metricsText(d),
-  getOpenApi: (d) => ({ json: d.publicDocument }),
+  getOpenApi: (d) => ({ json: d.document }),
   getLlmsTxt: (d) => ({ text: d.llms.short, contentType: 'text/plain; charset=utf-8' }),
   getLlmsFullTxt: (d) => ({ text: d.llms.full, contentType: 'text/plain; charset=utf-8' }),
 };

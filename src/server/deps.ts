@@ -22,9 +22,8 @@ export interface ServiceDeps {
   runner: TaskRunner;
   plugins: Plugins;
   metrics: MetricRegistry;
-  /** The full document (internal routes included) and the public one served at /v1/openapi.json. */
+  /** The document the server routes by and serves at /v1/openapi.json (format ids filled in). */
   document: Record<string, unknown>;
-  publicDocument: Record<string, unknown>;
   llms: { short: string; full: string };
   version: string;
   startedAtMs: number;

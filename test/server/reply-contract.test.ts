@@ -16,7 +16,8 @@ import type { Reply } from '../../src/server/reply.js';
 const HEALTH_WITHOUT_STORE = { status: 'ok', version: '0.1.0', uptime_s: 1 } as const;
 const DELETED_FALSE = { cpet_id: 'x', deleted: false } as const;
 
-export function contractBreakingReplies(): unknown[] {
+// biome-ignore lint/correctness/noUnusedVariables: never called; only tsc reads its body.
+function contractBreakingReplies(): unknown[] {
   // @ts-expect-error `store` is required by the Health schema.
   const health: Reply<'getHealth'> = { json: HEALTH_WITHOUT_STORE };
   // @ts-expect-error `deleted` is the constant true.
@@ -32,7 +33,7 @@ export function contractBreakingReplies(): unknown[] {
 
 /** The codes the server throws are exactly the codes the Error schema lists. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-export const ERROR_CODES_MATCH: Same<ErrorCode, components['schemas']['ErrorCode']> = true;
+const ERROR_CODES_MATCH: Same<ErrorCode, components['schemas']['ErrorCode']> = true;
 
 describe('reply contract', () => {
   const doc = loadApiDocument();

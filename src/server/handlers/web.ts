@@ -1,5 +1,5 @@
 /**
- * The web application's own routes (x-internal, under /v1/web): its session, the models it serves,
+ * The web application's own routes (x-web-only, under /v1/web): its session, the models it serves,
  * the per-second domain curves and analyze with the web application's models (spec section 1:
  * neither the curves nor the alternative threshold engine is reachable through the API).
  */

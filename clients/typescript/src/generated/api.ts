@@ -2116,6 +2116,27 @@ export interface components {
                 };
             };
         };
+        /** @description The request headers exceed 16 KB (any route can answer this; these routes take no other input a client could get wrong). */
+        HeadersTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "REQUEST_HEADERS_TOO_LARGE",
+                 *       "message": "The request headers exceed 16 KB.",
+                 *       "context": {
+                 *         "max_header_bytes": 16384
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {string} */
+                    error: "REQUEST_HEADERS_TOO_LARGE";
+                };
+            };
+        };
         /** @description No recording by that id for this key, or no model by that name or version. */
         CpetOrModelNotFound: {
             headers: {
@@ -3088,6 +3109,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3219,6 +3241,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3248,6 +3271,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3279,6 +3303,7 @@ export interface operations {
                     "application/json": components["schemas"]["Ready"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3302,6 +3327,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3324,6 +3350,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3346,6 +3373,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
