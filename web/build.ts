@@ -9,9 +9,12 @@ import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 import { PROJECT_ROOT } from '../src/plugins.js';
 
+/** The media types the contract declares for GET /assets/{name}. */
+export type AssetContentType = 'text/javascript; charset=utf-8' | 'text/css; charset=utf-8';
+
 export interface WebAsset {
   body: Buffer;
-  contentType: string;
+  contentType: AssetContentType;
 }
 
 export interface WebBundle {
@@ -22,7 +25,7 @@ export interface WebBundle {
 }
 
 const PAGE_DIR = join(PROJECT_ROOT, 'web', 'page');
-const CONTENT_TYPES: Record<string, string> = {
+const CONTENT_TYPES: Record<string, AssetContentType | undefined> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
 };

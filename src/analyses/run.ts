@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { ServiceError, type RefusalCode } from '../errors.js';
 import type { Recording } from '../recording/recording.js';
 import type { ProtocolInput } from '../signal/protocol.js';
-import type { AnalysisName, AnalysisOutcome, AnalysisPlugin, AnalysisRequest } from './analysis-plugin.js';
+import type { AnalysisName, AnalysisOutcome, AnalysisPlugin, AnalysisRequest, Tier } from './analysis-plugin.js';
 import { inputQuality, type Quality } from './quality.js';
 
 export const ANALYSIS_VERSION = '2026.08';
@@ -28,7 +28,7 @@ export interface Provenance {
   model: string;
   latency_ms: number;
   model_version?: string;
-  model_tier?: string;
+  model_tier?: Tier;
   /** The caller's protocol input, echoed when given (it replaced the protocol read from the recording). */
   protocol?: ProtocolInput;
 }
@@ -39,7 +39,7 @@ export interface Envelope {
   findings: Record<string, unknown> | null;
   quality: Quality;
   notes: string[];
-  error?: string;
+  error?: RefusalCode;
   message?: string;
   context?: Record<string, unknown>;
   provenance: Provenance;

@@ -37,8 +37,8 @@ export interface paths {
          * Upload a file (multipart)
          * @description Multipart form with field `file` (the unchanged vendor export) and optional `retain_hours`.
          *     The filename's extension is one piece of format-detection evidence. A missing `file` gives
-         *     `422 VALIDATION_ERROR` with `loc: ["body", "file"]`. Kept out of the public document: public
-         *     clients use `POST /v1/cpet/content` or an upload ticket.
+         *     `422 VALIDATION_ERROR` with `loc: ["body", "file"]`. `POST /v1/cpet/content` takes the same
+         *     file inside a JSON body.
          */
         post: operations["uploadCpetMultipart"];
         delete?: never;
@@ -341,7 +341,9 @@ export interface paths {
         put?: never;
         /**
          * Start a web application session (web application only)
-         * @description Exchanges the API key for a short-lived session of the web application (30 minutes):
+         * @description Web application only (`x-web-only`): the page's one exchange of its API key for a session;
+         *     the other routes under `/v1/web/` refuse `X-API-Key`. Exchanges the API key for a
+         *     short-lived session of the web application (30 minutes):
          *     the answer sets the HttpOnly, SameSite=Strict cookie `cpet_web_session` (path `/v1/web`)
          *     and returns the CSRF token that every other request of the family must send in
          *     `X-CSRF-Token`. The cookie holds a random session id; the store keeps only its SHA-256,
@@ -352,7 +354,8 @@ export interface paths {
         post: operations["createWebSession"];
         /**
          * End the web application session (web application only)
-         * @description Forgets the session in the store and clears the cookie. Needs the session and its CSRF token.
+         * @description Web application only (`x-web-only`): the API refuses it to an `X-API-Key` request
+         *     (`401 WEB_SESSION_REQUIRED`); it takes the page's session cookie and `X-CSRF-Token`. Forgets the session in the store and clears the cookie.
          */
         delete: operations["endWebSession"];
         options?: never;
@@ -369,7 +372,9 @@ export interface paths {
         };
         /**
          * Threshold models the web application serves (web application only)
-         * @description Every threshold model and version served to the web application, with the surfaces it is
+         * @description Web application only (`x-web-only`): the API refuses it to an `X-API-Key` request
+         *     (`401 WEB_SESSION_REQUIRED`); it takes the page's session cookie and `X-CSRF-Token`.
+         *     Every threshold model and version served to the web application, with the surfaces it is
          *     served on: a model whose `surfaces` lacks `api` (the alternative threshold engine) is
          *     reachable here only. `reachable` says whether the session's key may run it.
          */
@@ -397,7 +402,9 @@ export interface paths {
         };
         /**
          * Exercise intensity domains per second (web application only)
-         * @description Probability of the moderate, heavy and severe domains per second on the 1 Hz grid, from the
+         * @description Web application only (`x-web-only`): the API refuses it to an `X-API-Key` request
+         *     (`401 WEB_SESSION_REQUIRED`); it takes the page's session cookie and `X-CSRF-Token`.
+         *     Probability of the moderate, heavy and severe domains per second on the 1 Hz grid, from the
          *     threshold model, for the web application's plot. Not part of the API (spec section 1:
          *     `analyze` returns thresholds only), so it takes the web session, never `X-API-Key`. The
          *     model is chosen as the web application's analyze chooses it. Needs the `vt` product. An
@@ -436,13 +443,59 @@ export interface paths {
         put?: never;
         /**
          * Run analyses for the web application (web application only)
-         * @description `POST /v1/cpet/{cpet_id}/analyze` as the web application runs it: the same body, checks,
+         * @description Web application only (`x-web-only`): the API refuses it to an `X-API-Key` request
+         *     (`401 WEB_SESSION_REQUIRED`); it takes the page's session cookie and `X-CSRF-Token`.
+         *     `POST /v1/cpet/{cpet_id}/analyze` as the web application runs it: the same body, checks,
          *     envelopes, billing and quota, on the session's key, and with the models served to the web
          *     application, so `model` may name the alternative threshold engine (a model whose
          *     `surfaces` in `GET /v1/web/models` lacks `api`). Every `ok` envelope is one billing unit
          *     of the key behind the session.
          */
         post: operations["analyzeWeb"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The web application's page (web application only)
+         * @description Web application only (`x-web-only`): the page a person opens in a browser, with a Content
+         *     Security Policy that allows only this origin's scripts, styles and API. It names its
+         *     scripts and styles under `/assets/`.
+         */
+        get: operations["getWebPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A script or style of the web application (web application only)
+         * @description Web application only (`x-web-only`): the page's scripts and styles, named by a hash of
+         *     their content, so they may be cached for a year. A name the page does not use is
+         *     `404 NOT_FOUND`.
+         */
+        get: operations["getWebAsset"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -502,7 +555,7 @@ export interface paths {
         };
         /**
          * Public OpenAPI document
-         * @description This document as JSON, without the routes marked `x-internal`.
+         * @description This document as JSON. It names every route the service answers; the web application's are marked `x-web-only: true`.
          */
         get: operations["getOpenApi"];
         put?: never;
@@ -662,8 +715,12 @@ export interface components {
             filename_extension: string;
             description: string;
             /** @description JSON Schema 2020-12 of the canonical shape. */
-            schema: Record<string, never>;
-            example: Record<string, never>;
+            schema: {
+                [key: string]: unknown;
+            };
+            example: {
+                [key: string]: unknown;
+            };
         };
         /** @description Context of `UNSUPPORTED_FORMAT`. */
         UnsupportedFormatContext: {
@@ -1100,7 +1157,9 @@ export interface components {
             /** @description The method family of the model that ran. */
             engine?: string;
             /** @description Landmarks and intermediate readings that corroborate the thresholds; they never override the model. */
-            evidence?: Record<string, never>;
+            evidence?: {
+                [key: string]: unknown;
+            };
         };
         /** @description Exercise oscillatory ventilation (beta; every output is a research finding). Graded band 40-140 s periods; faster oscillations are reported, not graded. */
         EovFindings: {
@@ -1354,6 +1413,35 @@ export interface components {
             /** @default 2 */
             order: number;
         };
+        /** @description The averaging the peak-type metrics used, with every default of its kind filled in and only the fields of its kind. */
+        AveragingApplied: {
+            /** @constant */
+            kind: "time_bins";
+            window_s: number;
+            /** @enum {string} */
+            statistic: "mean" | "median";
+        } | {
+            /** @constant */
+            kind: "rolling_time";
+            window_s: number;
+            /** @enum {string} */
+            alignment: "centred" | "trailing";
+            /** @enum {string} */
+            statistic: "mean" | "median";
+        } | {
+            /** @constant */
+            kind: "rolling_breaths";
+            breaths: number;
+            /** @enum {string} */
+            alignment: "centred" | "trailing";
+            /** @enum {string} */
+            statistic: "mean" | "median";
+        } | {
+            /** @constant */
+            kind: "low_pass";
+            cutoff_hz: number;
+            order: number;
+        };
         /** @description A metric that ran. The known metrics narrow `value` (see the properties of `ComputeResponse.metrics`). */
         MetricOk: {
             /** @constant */
@@ -1415,7 +1503,9 @@ export interface components {
                 body_mass_kg: number;
                 /** @enum {string} */
                 body_mass_source: "request" | "file";
-                averaging: Record<string, never>;
+                averaging: {
+                    [key: string]: unknown;
+                };
             };
         } | components["schemas"]["MetricUnavailable"];
         /** @description `vo2_plateau`: whether VO2 levelled off at its peak, by the criterion named in `value.criterion` (Taylor, Buskirk & Henschel 1955: less than 150 mL/min); `detail.criteria` adds the 50 mL/min variant. */
@@ -1610,8 +1700,7 @@ export interface components {
         } | components["schemas"]["MetricUnavailable"];
         ComputeResponse: {
             cpet_id: string;
-            /** @description The averaging the peak-type metrics used, with every default filled in. */
-            averaging?: components["schemas"]["Averaging"];
+            averaging?: components["schemas"]["AveragingApplied"];
             /** @description One result per metric named. Each metric of the registry has its own value shape; a name not listed here is a `MetricResult`. */
             metrics: {
                 vo2max?: components["schemas"]["PeakMetricResult"];
@@ -2002,6 +2091,49 @@ export interface components {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {string} */
                     error: "CPET_NOT_FOUND";
+                };
+            };
+        };
+        /** @description No route, or no asset, by that name. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "NOT_FOUND",
+                 *       "message": "No route GET /assets/missing.js.",
+                 *       "context": {
+                 *         "method": "GET",
+                 *         "path": "/assets/missing.js"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {string} */
+                    error: "NOT_FOUND";
+                };
+            };
+        };
+        /** @description The request headers exceed 16 KB (any route can answer this; these routes take no other input a client could get wrong). */
+        HeadersTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "REQUEST_HEADERS_TOO_LARGE",
+                 *       "message": "The request headers exceed 16 KB.",
+                 *       "context": {
+                 *         "max_header_bytes": 16384
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {string} */
+                    error: "REQUEST_HEADERS_TOO_LARGE";
                 };
             };
         };
@@ -2958,6 +3090,57 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getWebPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html> */
+                    "text/html": string;
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The asset's file name, as the page names it. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The asset. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example "use strict"; */
+                    "text/javascript": string;
+                    /** @example body{margin:0} */
+                    "text/css": string;
+                };
+            };
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getSample: {
         parameters: {
             query?: {
@@ -3053,9 +3236,12 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3085,6 +3271,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3116,6 +3303,7 @@ export interface operations {
                     "application/json": components["schemas"]["Ready"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3139,6 +3327,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3161,6 +3350,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3183,6 +3373,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };

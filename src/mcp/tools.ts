@@ -41,6 +41,8 @@ export const LEFT_OUT_OPERATIONS: Readonly<Record<string, string>> = {
   listWebModels: 'web application only: it lists the alternative threshold engine (spec section 1)',
   getWebDomains: 'web application only: the per-second intensity domains (spec section 1)',
   analyzeWeb: 'web application only: analyze with the alternative threshold engine (spec section 1)',
+  getWebPage: 'the web application itself, for a browser',
+  getWebAsset: "the web application's scripts and styles",
 };
 
 /** The multipart upload's tool: the file by path, read and sent unchanged by the MCP server. */

@@ -1,6 +1,6 @@
 /**
  * The API document: openapi/cpet-api.yaml is the source of truth. The server routes through it
- * (openapi-backend), serves its public copy at /v1/openapi.json, and derives /llms.txt and
+ * (openapi-backend), serves it at /v1/openapi.json, and derives /llms.txt and
  * /llms-full.txt from it, so none of them can drift from the contract.
  */
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { ApiDocument } from './types.js';
 
-export { publicDocument } from './public-document.js';
+export { withoutWebOnly } from './web-only.js';
 export { errorTable, llmsFullText, llmsText } from './llms-text.js';
 export { errorCodesOf, isPublicOperation, listOperations } from './walk.js';
 export type * from './types.js';

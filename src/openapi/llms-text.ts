@@ -1,9 +1,9 @@
 /**
  * /llms.txt and /llms-full.txt, generated from the API document so they never drift from it
  * (llms.txt convention: a title, a one-line summary in a quote, then sections of Markdown).
- * Both describe the public document only: internal routes never appear.
+ * Both describe the API without the web application: web-only routes never appear.
  */
-import { publicDocument } from './public-document.js';
+import { withoutWebOnly } from './web-only.js';
 import type { ApiDocument, MediaTypeObject, OperationEntry, SchemaObject } from './types.js';
 import { deref, errorCodesOf, isPublicOperation, listOperations, refName } from './walk.js';
 
@@ -154,7 +154,7 @@ function schemaLines(doc: ApiDocument, name: string, schema: SchemaObject): stri
 
 /** llms.txt: title, summary, what the service is, authentication, lifecycle, one line per public operation. */
 export function llmsText(doc: ApiDocument): string {
-  const pub = publicDocument(doc);
+  const pub = withoutWebOnly(doc);
   const sections = descriptionSections(pub.info.description);
   const wanted = ['Research software', 'Authentication', 'Lifecycle', 'Errors'];
   const lines = [`# ${pub.info.title}`, ''];
@@ -181,7 +181,7 @@ export function llmsText(doc: ApiDocument): string {
 
 /** llms-full.txt: every public operation in full, the error table and the schemas they use. */
 export function llmsFullText(doc: ApiDocument): string {
-  const pub = publicDocument(doc);
+  const pub = withoutWebOnly(doc);
   const lines = [`# ${pub.info.title} (full description, API version ${pub.info.version})`, ''];
   if (pub.info.summary) lines.push(`> ${pub.info.summary}`, '');
   for (const section of descriptionSections(pub.info.description)) {

@@ -83,7 +83,8 @@ export interface OperationObject {
   parameters?: ParameterObject[];
   requestBody?: RequestBodyObject;
   responses: Record<string, ResponseObject>;
-  'x-internal'?: boolean;
+  /** A route of the web application: in the served document, of no use to an API client. */
+  'x-web-only'?: boolean;
   [extension: string]: unknown;
 }
 

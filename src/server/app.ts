@@ -13,14 +13,14 @@ import { OpenAPIBackend, type Context, type Handler } from 'openapi-backend';
 import { readFileSync } from 'node:fs';
 import { operationsOf, type Config } from '../config.js';
 import { ServiceError } from '../errors.js';
-import type { operations } from '../generated/api.js';
 import { createMetricRegistry } from '../metrics/registry.js';
-import { loadApiDocument, llmsFullText, llmsText, publicDocument, withFormatIds } from '../openapi/document.js';
+import { loadApiDocument, llmsFullText, llmsText, withFormatIds } from '../openapi/document.js';
 import { loadPlugins } from '../plugins.js';
 import { openStore, type Store } from '../store/store.js';
 import { createTaskRunner } from '../workers/pool.js';
 import { boundedString } from './bounded-echo.js';
-import type { Reply, ServiceDeps } from './deps.js';
+import type { ServiceDeps } from './deps.js';
+import type { AnyReply, OperationId, Reply, StreamBody } from './reply.js';
 import { errorMiddleware, issuesFromAjv, sendError, validationError } from './errors.js';
 import { admission, closeOnUnreadBody, gate } from './gate.js';
 import { analyze, compute } from './handlers/analysis.js';
@@ -34,11 +34,9 @@ import { createLogger, type Logger } from './logger.js';
 import { requestLog } from './request-log.js';
 import { cors, securityHeaders } from './security-headers.js';
 import { createTelemetry, type Telemetry } from './telemetry.js';
-import { mountWebPage } from './web-page.js';
+import { webPage, type WebPage } from './web-page.js';
 import type { ApiKeyRecord } from '../store/keys.js';
 import { webBundle, type WebBundle } from '../../web/build.js';
-
-type OperationId = keyof operations;
 
 export interface Service {
   app: express.Express;
@@ -74,7 +72,6 @@ export async function createService(config: Config, options: { store?: Store; na
     plugins,
     metrics,
     document: document as unknown as Record<string, unknown>,
-    publicDocument: publicDocument(document) as unknown as Record<string, unknown>,
     llms: { short: llmsText(document), full: llmsFullText(document) },
     version,
     startedAtMs: Date.now(),
@@ -121,12 +118,15 @@ function admittedTicket(req: Request): AdmittedTicket {
   return ticket;
 }
 
-type KeyedHandler = (deps: ServiceDeps, key: ApiKeyRecord, c: Context, req: Request) => Promise<Reply> | Reply;
-type PublicHandler = (deps: ServiceDeps, c: Context, req: Request) => Promise<Reply> | Reply;
+/** A handler's reply is typed by the operation it is registered for, so the tables below tie each operationId to its contract. */
+type KeyedHandler<Op extends OperationId> = (deps: ServiceDeps, key: ApiKeyRecord, c: Context, req: Request) => Promise<Reply<Op>> | Reply<Op>;
+type PublicHandler<Op extends OperationId> = (deps: ServiceDeps, c: Context, req: Request) => Promise<Reply<Op>> | Reply<Op>;
+type KeyedTable = { [Op in OperationId]?: KeyedHandler<Op> };
+type PublicTable = { [Op in OperationId]?: PublicHandler<Op> };
 
 const path = (c: Context, name: string): string => String((c.request.params as Record<string, string>)[name]);
 
-const KEYED: Partial<Record<OperationId, KeyedHandler>> = {
+const KEYED: KeyedTable = {
   getCapabilities: (d, k) => capabilities(d, k),
   uploadCpetMultipart: (d, k, _c, req) => uploadMultipart(d, k, req),
   uploadCpetContent: (d, k, c) => uploadContent(d, k, c.request.requestBody),
@@ -143,40 +143,46 @@ const KEYED: Partial<Record<OperationId, KeyedHandler>> = {
 };
 
 /** The web application's routes: the key comes from the session cookie, never from X-API-Key. */
-const SESSION: Partial<Record<OperationId, KeyedHandler>> = {
+const SESSION: KeyedTable = {
   endWebSession: (d, _k, _c, req) => endWebSession(d, req),
   listWebModels: (d, k) => listWebModels(d, k),
   getWebDomains: (d, k, c) => getWebDomains(d, k, path(c, 'cpet_id'), c.request.query as never),
   analyzeWeb: (d, k, c) => analyze(d, k, path(c, 'cpet_id'), c.request.requestBody ?? {}, 'web'),
 };
 
-const PUBLIC: Partial<Record<OperationId, PublicHandler>> = {
+const PUBLIC: PublicTable = {
   postTicketUpload: (d, _c, req) => postTicket(d, admittedTicket(req), req),
   getSample: (_d, c) => sample(String((c.request.query as Record<string, unknown>).oscillating) === 'true'),
   getHealth: (d) => health(d),
   getReady: (d) => ready(d),
   getMetrics: (d) => metricsText(d),
-  getOpenApi: (d) => ({ json: d.publicDocument }),
+  getOpenApi: (d) => ({ json: d.document }),
   getLlmsTxt: (d) => ({ text: d.llms.short, contentType: 'text/plain; charset=utf-8' }),
   getLlmsFullTxt: (d) => ({ text: d.llms.full, contentType: 'text/plain; charset=utf-8' }),
 };
 
-/** Every operationId of the document has exactly one handler (checked at start-up, strict mode). */
-export const OPERATION_IDS = [...Object.keys(KEYED), ...Object.keys(SESSION), ...Object.keys(PUBLIC)] as OperationId[];
+/** The web application's page and assets, public, from the bundle the app is built with. */
+const PAGE: { [Op in OperationId]?: (web: WebPage, c: Context) => Reply<Op> } = {
+  getWebPage: (web) => web.page(),
+  getWebAsset: (web, c) => web.asset(path(c, 'name')),
+};
 
-function write(res: Response, reply: Reply): void | Promise<void> {
+/** Every operationId of the document has exactly one handler (checked at start-up, strict mode). */
+export const OPERATION_IDS = [...Object.keys(KEYED), ...Object.keys(SESSION), ...Object.keys(PUBLIC), ...Object.keys(PAGE)] as OperationId[];
+
+function write(res: Response, reply: AnyReply): void | Promise<void> {
   res.status(reply.status ?? 200);
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
-  if (reply.stream) return stream(res, reply.contentType ?? 'application/octet-stream', reply.stream);
-  if (reply.text !== undefined) {
-    res.type(reply.contentType ?? 'text/plain').send(reply.text);
+  if ('stream' in reply) return stream(res, reply.contentType, reply.stream);
+  if ('text' in reply) {
+    res.type(reply.contentType).send(reply.text);
   } else {
     res.json(reply.json);
   }
 }
 
 /** Writes chunks as the socket drains, so a long body never sits whole in memory; tells `done` whether it all went out. */
-async function stream(res: Response, contentType: string, body: NonNullable<Reply['stream']>): Promise<void> {
+async function stream(res: Response, contentType: string, body: StreamBody): Promise<void> {
   res.type(contentType);
   let delivered = false;
   try {
@@ -219,14 +225,18 @@ export async function buildApp(deps: ServiceDeps, page: WebBundle): Promise<expr
   });
 
   const handlers: Record<string, Handler> = {};
-  for (const [id, fn] of Object.entries(KEYED)) {
+  for (const [id, fn] of Object.entries(KEYED) as [string, KeyedHandler<OperationId>][]) {
     handlers[id] = async (c: Context, req: Request, res: Response) => write(res, await fn(deps, c.security?.ApiKey as ApiKeyRecord, c, req));
   }
-  for (const [id, fn] of Object.entries(SESSION)) {
+  for (const [id, fn] of Object.entries(SESSION) as [string, KeyedHandler<OperationId>][]) {
     handlers[id] = async (c: Context, req: Request, res: Response) => write(res, await fn(deps, c.security?.WebSession as ApiKeyRecord, c, req));
   }
-  for (const [id, fn] of Object.entries(PUBLIC)) {
+  for (const [id, fn] of Object.entries(PUBLIC) as [string, PublicHandler<OperationId>][]) {
     handlers[id] = async (c: Context, req: Request, res: Response) => write(res, await fn(deps, c, req));
+  }
+  const web = webPage(page);
+  for (const [id, fn] of Object.entries(PAGE) as [string, (web: WebPage, c: Context) => AnyReply][]) {
+    handlers[id] = (c: Context, _req: Request, res: Response) => write(res, fn(web, c));
   }
   // The gate (gate.ts) authenticated the caller and counted its rate limit before the body was read;
   // the security handlers hand its key on, so a missing key still outranks a malformed body.
@@ -271,7 +281,6 @@ export async function buildApp(deps: ServiceDeps, page: WebBundle): Promise<expr
   app.use(cors(deps.operations.corsOrigins));
   app.use(closeOnUnreadBody);
   app.use(drainRefusal(deps));
-  mountWebPage(app, page);
   app.use(gate(api, deps));
   app.use(async (req, res, next) => {
     try {

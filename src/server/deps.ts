@@ -22,22 +22,9 @@ export interface ServiceDeps {
   runner: TaskRunner;
   plugins: Plugins;
   metrics: MetricRegistry;
-  /** The full document (internal routes included) and the public one served at /v1/openapi.json. */
+  /** The document the server routes by and serves at /v1/openapi.json (format ids filled in). */
   document: Record<string, unknown>;
-  publicDocument: Record<string, unknown>;
   llms: { short: string; full: string };
   version: string;
   startedAtMs: number;
-}
-
-/** What a handler answers; the app writes it. */
-export interface Reply {
-  status?: number;
-  json?: unknown;
-  text?: string;
-  contentType?: string;
-  /** Extra response headers (e.g. Set-Cookie). */
-  headers?: Record<string, string>;
-  /** A body written chunk by chunk with back-pressure; `done` learns whether all of it reached the client. */
-  stream?: { chunks: Iterable<string>; done: (delivered: boolean) => Promise<void> };
 }

@@ -7,6 +7,7 @@
 import type { ErrorObject } from 'ajv';
 import type { NextFunction, Request, Response } from 'express';
 import { ServiceError } from '../errors.js';
+import type { components } from '../generated/api.js';
 import { boundedEcho, boundedString, truncationMarker } from './bounded-echo.js';
 import type { Logger } from './logger.js';
 
@@ -30,7 +31,8 @@ export function sendError(res: Response, err: ServiceError): void {
   if (err.code === 'METHOD_NOT_ALLOWED' && Array.isArray(err.context.allowed)) res.setHeader('Allow', (err.context.allowed as string[]).join(', '));
   if (err.code === 'SERVICE_UNAVAILABLE') res.setHeader('Connection', 'close');
   res.locals.error = err.code;
-  res.status(err.status).json({ error: err.code, message: boundedString(err.message, MAX_MESSAGE), context: err.context });
+  const body: components['schemas']['Error'] = { error: err.code, message: boundedString(err.message, MAX_MESSAGE), context: err.context };
+  res.status(err.status).json(body);
 }
 
 /**

@@ -1,10 +1,13 @@
 /**
- * Serves the web application (web/) at `/` and its hashed assets under /assets/, with a Content
- * Security Policy that allows only this origin's scripts, styles and API (images also from data:
- * and blob: URLs, which the plot export and the printable report make in the page).
+ * The web application (web/) at `/` and its hashed assets under /assets/, answered as the contract's
+ * `getWebPage` and `getWebAsset` operations, with a Content Security Policy that allows only this
+ * origin's scripts, styles and API (images also from data: and blob: URLs, which the plot export and
+ * the printable report make in the page).
  */
-import type express from 'express';
 import type { WebBundle } from '../../web/build.js';
+import { ServiceError } from '../errors.js';
+import { boundedString } from './bounded-echo.js';
+import type { Reply } from './reply.js';
 
 export const PAGE_CSP = [
   "default-src 'none'",
@@ -17,22 +20,26 @@ export const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Mounts GET / and GET /assets/:name; an unknown asset falls through to the API's 404. */
-export function mountWebPage(app: express.Express, bundle: WebBundle): void {
-  app.get('/', (_req, res) => {
-    res.locals.route = '/';
-    res.setHeader('Content-Security-Policy', PAGE_CSP);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    res.setHeader('Cache-Control', 'no-cache');
-    res.type('html').send(bundle.index);
-  });
-  app.get('/assets/:name', (req, res, next) => {
-    const asset = bundle.assets.get(req.params.name);
-    if (!asset) return next();
-    res.locals.route = '/assets/{name}';
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    res.type(asset.contentType).send(asset.body);
-  });
+export interface WebPage {
+  page(): Reply<'getWebPage'>;
+  /** An asset by name; one the page does not use is the same 404 as an unknown route. */
+  asset(name: string): Reply<'getWebAsset'>;
+}
+
+export function webPage(bundle: WebBundle): WebPage {
+  return {
+    page: () => ({
+      contentType: 'text/html; charset=utf-8',
+      text: bundle.index,
+      headers: { 'Content-Security-Policy': PAGE_CSP, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-cache' },
+    }),
+    asset: (name) => {
+      const asset = bundle.assets.get(name);
+      if (!asset) {
+        const shown = boundedString(`/assets/${name}`, 200);
+        throw new ServiceError('NOT_FOUND', `No route GET ${shown}.`, { method: 'GET', path: shown });
+      }
+      return { contentType: asset.contentType, text: asset.body, headers: { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=31536000, immutable' } };
+    },
+  };
 }

@@ -15,7 +15,7 @@ import { main } from '../../src/cli/main.js';
 import { exportTable } from '../../src/export/table.js';
 import { readUpload } from '../../src/formats/read-upload.js';
 import { listOperations } from '../../src/openapi/walk.js';
-import { loadApiDocument, publicDocument } from '../../src/openapi/document.js';
+import { loadApiDocument, withoutWebOnly } from '../../src/openapi/document.js';
 import { builtInFixtureCases, type FixtureCase } from '../../src/plugin-kit/fixtures.js';
 import { loadPlugins, PROJECT_ROOT } from '../../src/plugins.js';
 import { startHarness, type Harness } from '../server/harness.js';
@@ -23,6 +23,13 @@ import { startHarness, type Harness } from '../server/harness.js';
 const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 const PY_DIR = join(PROJECT_ROOT, 'clients', 'python');
 const R_CLIENT = join(PROJECT_ROOT, 'clients', 'r', 'R', 'client.R');
+
+/** Operations of the API the Python and R clients do without, and why. */
+const CLIENTS_LEAVE_OUT: Readonly<Record<string, string>> = {
+  uploadCpetMultipart: 'upload() sends the same file as content or content_base64',
+  postTicketUpload: 'a ticket URL is posted by the machine without a key (its curl line), not by a client holding one',
+  getMetrics: "Prometheus scrapes it inside the operator's network",
+};
 
 function codeBlock(readme: string, lang: string): string {
   const m = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(readFileSync(readme, 'utf8'));
@@ -74,8 +81,10 @@ describe('Python and R clients on a live service', function () {
   });
   after(async () => h?.close());
 
-  it('every operation of the public contract has a function in the Python client and in the R client', () => {
-    const ops = listOperations(publicDocument(loadApiDocument())).map((e) => e.operation.operationId as string);
+  it('every operation of the API has a function in the Python client and in the R client, or a reason it has none', () => {
+    const ops = listOperations(withoutWebOnly(loadApiDocument()))
+      .map((e) => e.operation.operationId as string)
+      .filter((op) => !(op in CLIENTS_LEAVE_OUT));
     const py = readFileSync(join(PY_DIR, 'cpet_client', 'client.py'), 'utf8');
     const r = readFileSync(R_CLIENT, 'utf8');
     const pyMap = Object.fromEntries([...py.matchAll(/^\s+"(\w+)": "(\w+)",?$/gm)].map((m) => [m[1], m[2]]));

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ERROR_STATUS } from '../../src/errors.js';
-import { errorCodesOf, errorTable, isPublicOperation, listOperations, loadApiDocument, publicDocument, type ApiDocument, type SchemaObject } from '../../src/openapi/document.js';
+import { errorCodesOf, errorTable, isPublicOperation, listOperations, loadApiDocument, withoutWebOnly, type ApiDocument, type SchemaObject } from '../../src/openapi/document.js';
 import { CHANNEL_NAMES } from '../../src/recording/recording.js';
 
 /** The operationIds the server registers handlers under, with their routes. */
@@ -30,10 +30,13 @@ const OPERATIONS: Record<string, string> = {
   listWebModels: 'GET /v1/web/models',
   getWebDomains: 'GET /v1/web/cpet/{cpet_id}/domains',
   analyzeWeb: 'POST /v1/web/cpet/{cpet_id}/analyze',
+  getWebPage: 'GET /',
+  getWebAsset: 'GET /assets/{name}',
 };
+/** The web application's API, under /v1/web. */
 const WEB = ['createWebSession', 'endWebSession', 'listWebModels', 'getWebDomains', 'analyzeWeb'];
-const INTERNAL = ['uploadCpetMultipart', 'postTicketUpload', 'getMetrics', ...WEB];
-const PUBLIC = ['getSample', 'getOpenApi', 'getHealth', 'getReady', 'getMetrics', 'getLlmsTxt', 'getLlmsFullTxt', 'postTicketUpload'];
+const WEB_ONLY = [...WEB, 'getWebPage', 'getWebAsset'];
+const PUBLIC = ['getSample', 'getOpenApi', 'getHealth', 'getReady', 'getMetrics', 'getLlmsTxt', 'getLlmsFullTxt', 'postTicketUpload', 'getWebPage', 'getWebAsset'];
 
 function routes(doc: ApiDocument): Map<string, string> {
   return new Map(listOperations(doc).map((e) => [e.operation.operationId, `${e.method.toUpperCase()} ${e.path}`]));
@@ -68,11 +71,13 @@ describe('openapi document', () => {
     expect(Object.fromEntries(routes(doc))).to.deep.equal(OPERATIONS);
   });
 
-  it('marks exactly the multipart upload, the ticket post, the metrics and the web application routes x-internal', () => {
-    const internal = listOperations(doc)
-      .filter((e) => e.operation['x-internal'] === true)
-      .map((e) => e.operation.operationId);
-    expect(internal.sort()).to.deep.equal([...INTERNAL].sort());
+  it('marks exactly the web application routes x-web-only, each saying so in its description', () => {
+    const webOnly = listOperations(doc).filter((e) => e.operation['x-web-only'] === true);
+    expect(webOnly.map((e) => e.operation.operationId).sort()).to.deep.equal([...WEB_ONLY].sort());
+    for (const e of webOnly) expect(e.operation.description, e.operation.operationId).to.match(/^Web application only \(`x-web-only`\)/);
+    for (const e of webOnly.filter((w) => w.path.startsWith('/v1/web/') && w.operation.operationId !== 'createWebSession')) {
+      expect(e.operation.description, e.operation.operationId).to.include('refuses it to an `X-API-Key` request');
+    }
   });
 
   it('asks for the X-API-Key header everywhere except the public routes and the web session routes', () => {
@@ -166,30 +171,30 @@ describe('openapi document', () => {
   });
 });
 
-describe('public document', () => {
+describe('the document without the web application', () => {
   const doc = loadApiDocument();
-  const pub = publicDocument(doc);
+  const pub = withoutWebOnly(doc);
 
-  it('has no x-internal operation and no path left without an operation', () => {
-    expect(listOperations(pub).some((e) => e.operation['x-internal'] === true)).to.equal(false);
+  it('has no x-web-only operation and no path left without an operation', () => {
+    expect(listOperations(pub).some((e) => e.operation['x-web-only'] === true)).to.equal(false);
     for (const [path, item] of Object.entries(pub.paths)) {
       expect(
         Object.keys(item).filter((k) => k !== 'parameters'),
         path,
       ).to.not.be.empty;
     }
-    expect(pub.paths).to.not.have.property('/v1/uploads/{ticket}');
-    expect(pub.paths['/v1/cpet']).to.equal(undefined);
-    expect(Object.keys(pub.paths).filter((p) => p.startsWith('/v1/web/'))).to.deep.equal([]);
+    expect(pub.paths['/v1/uploads/{ticket}']?.post?.operationId).to.equal('postTicketUpload');
+    expect(pub.paths['/v1/cpet']?.post?.operationId).to.equal('uploadCpetMultipart');
+    expect(Object.keys(pub.paths).filter((p) => p.startsWith('/v1/web/') || p === '/' || p.startsWith('/assets/'))).to.deep.equal([]);
   });
 
-  it('keeps every public operation', () => {
-    const expected = Object.keys(OPERATIONS).filter((id) => !INTERNAL.includes(id));
+  it('keeps every operation of the API', () => {
+    const expected = Object.keys(OPERATIONS).filter((id) => !WEB_ONLY.includes(id));
     expect([...routes(pub).keys()].sort()).to.deep.equal(expected.sort());
   });
 
-  it('drops the components only internal routes used and keeps every one still referenced', () => {
-    expect(pub.components?.schemas).to.not.have.property('MultipartUploadRequest');
+  it('drops the components only web-only routes used and keeps every one still referenced', () => {
+    expect(pub.components?.schemas).to.have.property('MultipartUploadRequest');
     expect(pub.components?.schemas).to.not.have.property('DomainsResponse');
     expect(pub.components?.schemas).to.not.have.property('WebSession');
     expect(pub.components?.securitySchemes).to.not.have.property('WebSession');
@@ -201,9 +206,9 @@ describe('public document', () => {
     }
   });
 
-  it('is a copy: the loaded document keeps its internal routes', () => {
-    publicDocument(doc);
-    expect(doc.paths['/v1/cpet']?.post?.operationId).to.equal('uploadCpetMultipart');
-    expect(doc.components?.schemas).to.have.property('MultipartUploadRequest');
+  it('is a copy: the loaded document keeps its web-only routes', () => {
+    withoutWebOnly(doc);
+    expect(doc.paths['/v1/web/models']?.get?.operationId).to.equal('listWebModels');
+    expect(doc.components?.schemas).to.have.property('WebModels');
   });
 });

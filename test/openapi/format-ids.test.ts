@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { loadApiDocument, publicDocument, withFormatIds } from '../../src/openapi/document.js';
+import { loadApiDocument, withFormatIds } from '../../src/openapi/document.js';
 import { createSchemaChecker } from '../../src/openapi/schema-check.js';
 import { loadPlugins, PROJECT_ROOT } from '../../src/plugins.js';
 
@@ -20,7 +20,7 @@ describe('FormatId', () => {
       .map((entry) => entry.name);
     const ids = (await loadPlugins()).formats.map((f) => f.meta.id);
     expect(ids).to.have.members(folders);
-    const served = publicDocument(withFormatIds(loadApiDocument(), ids));
+    const served = withFormatIds(loadApiDocument(), ids);
     expect(served.components?.schemas?.FormatId.enum).to.deep.equal(ids);
     const check = createSchemaChecker(served);
     expect(check.schema('FormatId', 'canonical-json')).to.deep.equal([]);

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { errorTable, listOperations, llmsFullText, llmsText, loadApiDocument, publicDocument } from '../../src/openapi/document.js';
+import { errorTable, listOperations, llmsFullText, llmsText, loadApiDocument, withoutWebOnly } from '../../src/openapi/document.js';
 
 describe('llms text', () => {
   const doc = loadApiDocument();
-  const publicRoutes = listOperations(publicDocument(doc)).map((e) => `${e.method.toUpperCase()} ${e.path}`);
-  const internal = listOperations(doc).filter((e) => e.operation['x-internal'] === true);
+  const publicRoutes = listOperations(withoutWebOnly(doc)).map((e) => `${e.method.toUpperCase()} ${e.path}`);
+  const webOnly = listOperations(doc).filter((e) => e.operation['x-web-only'] === true);
 
   it('llms.txt opens with the title and summary and has a line for every public route', () => {
     const text = llmsText(doc);
@@ -15,15 +15,15 @@ describe('llms text', () => {
 
   it('llms-full.txt has a section for every public route with its operationId', () => {
     const text = llmsFullText(doc);
-    for (const entry of listOperations(publicDocument(doc))) {
+    for (const entry of listOperations(withoutWebOnly(doc))) {
       expect(text).to.include(`## ${entry.method.toUpperCase()} ${entry.path}\n`);
       expect(text).to.include(`operationId \`${entry.operation.operationId}\``);
     }
   });
 
-  it('neither text lists an internal operation', () => {
+  it('neither text lists a web-only operation', () => {
     for (const text of [llmsText(doc), llmsFullText(doc)]) {
-      for (const entry of internal) {
+      for (const entry of webOnly) {
         expect(text).to.not.include(`## ${entry.method.toUpperCase()} ${entry.path}\n`);
         expect(text).to.not.include(`\`${entry.method.toUpperCase()} ${entry.path}\`:`);
         expect(text).to.not.include(entry.operation.operationId);

@@ -31,15 +31,14 @@ for (const kind of STORE_KINDS) {
         await expectMatchesSpec(res.body, 'getHealth', 200);
       });
 
-      it('serves a public OpenAPI document with no internal route', async () => {
+      it("serves the OpenAPI document with every route, the web application's marked x-web-only", async () => {
         const res = await request(app).get('/v1/openapi.json').expect(200);
         expect(res.body.info.version).to.equal('v1');
-        for (const [route, item] of Object.entries(res.body.paths as Record<string, Record<string, { 'x-internal'?: boolean }>>)) {
-          for (const [method, op] of Object.entries(item)) expect(op['x-internal'], `${method} ${route}`).to.equal(undefined);
-        }
-        expect(res.body.paths['/v1/uploads/{ticket}']).to.equal(undefined);
-        expect(res.body.paths['/v1/cpet']?.post).to.equal(undefined);
+        expect(res.body.paths['/v1/uploads/{ticket}'].post.operationId).to.equal('postTicketUpload');
+        expect(res.body.paths['/v1/cpet'].post.operationId).to.equal('uploadCpetMultipart');
         expect(res.body.paths['/v1/cpet/content'].post.operationId).to.equal('uploadCpetContent');
+        expect(res.body.paths['/v1/web/models'].get['x-web-only']).to.equal(true);
+        expect(res.body.paths['/'].get['x-web-only']).to.equal(true);
       });
 
       it('serves llms.txt and llms-full.txt as text generated from the spec', async () => {

@@ -13,7 +13,8 @@ import type { ApiKeyRecord } from '../../store/keys.js';
 import { TICKET_TTL_MS } from '../../store/tickets.js';
 import { generateSample } from '../../synthetic/sample.js';
 import { unitsUsed, usageMonth } from '../access.js';
-import type { Reply, ServiceDeps } from '../deps.js';
+import type { ServiceDeps } from '../deps.js';
+import type { Reply } from '../reply.js';
 import { RETENTION } from '../stored-record.js';
 import { MAX_TICKETS_PER_REQUEST } from './uploads.js';
 
@@ -22,7 +23,7 @@ type Capabilities = components['schemas']['Capabilities'];
 const MAX_SERIES_POINTS = 5000;
 
 /** GET /v1/capabilities: what this key may do, its limits and its usage this month. */
-export async function capabilities(deps: ServiceDeps, key: ApiKeyRecord): Promise<Reply> {
+export async function capabilities(deps: ServiceDeps, key: ApiKeyRecord): Promise<Reply<'getCapabilities'>> {
   const now = deps.config.now();
   const used = await unitsUsed(deps.store, key, now);
   const body: Capabilities = {
@@ -57,12 +58,12 @@ function allModels(deps: ServiceDeps): ModelSummary[] {
 }
 
 /** GET /v1/metrics. */
-export function listMetrics(deps: ServiceDeps): Reply {
+export function listMetrics(deps: ServiceDeps): Reply<'listMetrics'> {
   return { json: { metrics: deps.metrics.describe() } };
 }
 
 /** GET /v1/formats: every plugin's own metadata, and the canonical shape for files none reads. */
-export function listFormats(deps: ServiceDeps): Reply {
+export function listFormats(deps: ServiceDeps): Reply<'listFormats'> {
   return {
     json: {
       detection:
@@ -78,12 +79,12 @@ export function listFormats(deps: ServiceDeps): Reply {
 }
 
 /** GET /v1/sample: the same bytes for the same request. */
-export function sample(oscillating: boolean): Reply {
+export function sample(oscillating: boolean): Reply<'getSample'> {
   return { json: generateSample(oscillating) };
 }
 
 /** GET /health: liveness. The process answers; it looks at nothing else, so a slow store never restarts it. */
-export function health(deps: ServiceDeps): Reply {
+export function health(deps: ServiceDeps): Reply<'getHealth'> {
   return { json: { status: 'ok', version: deps.version, store: deps.store.kind, uptime_s: Math.round((Date.now() - deps.startedAtMs) / 1000) } };
 }
 
@@ -94,7 +95,7 @@ const READY_TIMEOUT_MS = 2_000;
  * GET /ready: readiness. 200 when the store and a worker thread answer within 2 s and shutdown has
  * not begun; else 503 SERVICE_UNAVAILABLE naming what failed, so a balancer sends traffic elsewhere.
  */
-export async function ready(deps: ServiceDeps): Promise<Reply> {
+export async function ready(deps: ServiceDeps): Promise<Reply<'getReady'>> {
   const within = <T>(work: Promise<T>): Promise<T> =>
     Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS).unref())]);
   const [store, workers] = await Promise.all([
@@ -112,10 +113,10 @@ export async function ready(deps: ServiceDeps): Promise<Reply> {
     const failing = [store !== 'ok' && 'store', workers !== 'ok' && 'workers', deps.lifecycle.draining && 'shutting down'].filter(Boolean).join(', ');
     throw new ServiceError('SERVICE_UNAVAILABLE', `Not ready: ${failing}.`, { reason: 'not_ready', retry_after_s: 5, checks });
   }
-  return { json: { status: 'ready', checks } };
+  return { json: { status: 'ready', checks: { store, workers, shutting_down: false } } };
 }
 
 /** GET /metrics: the Prometheus text exposition. */
-export async function metricsText(deps: ServiceDeps): Promise<Reply> {
+export async function metricsText(deps: ServiceDeps): Promise<Reply<'getMetrics'>> {
   return { text: await deps.telemetry.registry.metrics(), contentType: deps.telemetry.registry.contentType };
 }

@@ -9,7 +9,8 @@ import { ANALYSIS_VERSION } from '../../analyses/run.js';
 import { parseAveraging } from '../../signal/averaging/index.js';
 import type { ApiKeyRecord } from '../../store/keys.js';
 import { reserveUnits } from '../access.js';
-import type { Reply, ServiceDeps } from '../deps.js';
+import type { ServiceDeps } from '../deps.js';
+import type { Reply } from '../reply.js';
 import { validationError } from '../errors.js';
 import { payloadOf, recordingOf } from '../stored-record.js';
 import { loadRecord } from './ingest.js';
@@ -41,7 +42,7 @@ export function resamplingOf(query: ExportQuery): Resampling {
   return { kind: 'averaging', spec: parsed.spec };
 }
 
-export async function exportCpet(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string, query: ExportQuery): Promise<Reply> {
+export async function exportCpet(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string, query: ExportQuery): Promise<Reply<'exportCpet'>> {
   const resampling = resamplingOf(query);
   const record = await loadRecord(deps, key.id, cpetId);
   const reservation = await reserveUnits(deps.store, key, 1, deps.config.now());
@@ -58,10 +59,7 @@ export async function exportCpet(deps: ServiceDeps, key: ApiKeyRecord, cpetId: s
     await reservation.release();
     throw err;
   }
-  const csv = query.format !== 'json';
-  return {
-    contentType: csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
-    headers: csv ? { 'Content-Disposition': `attachment; filename="${cpetId}.csv"` } : {},
-    stream: { chunks, done: (delivered) => (delivered ? reservation.settle(1) : reservation.release()) },
-  };
+  const stream = { chunks, done: (delivered: boolean) => (delivered ? reservation.settle(1) : reservation.release()) };
+  if (query.format === 'json') return { contentType: 'application/json; charset=utf-8', stream };
+  return { contentType: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': `attachment; filename="${cpetId}.csv"` }, stream };
 }

@@ -8,7 +8,8 @@ import { resampleUniform } from '../../signal/resample.js';
 import { lttbIndices } from '../../signal/lttb.js';
 import { ServiceError } from '../../errors.js';
 import type { ApiKeyRecord } from '../../store/keys.js';
-import type { Reply, ServiceDeps } from '../deps.js';
+import type { ServiceDeps } from '../deps.js';
+import type { Reply } from '../reply.js';
 import { validationError } from '../errors.js';
 import { uploadSummary } from '../summary.js';
 import { payloadOf, recordingOf } from '../stored-record.js';
@@ -20,19 +21,19 @@ type SeriesResponse = components['schemas']['SeriesResponse'];
 const RESAMPLE_MAX_GAP_S = 20;
 
 /** GET /v1/cpet/{cpet_id}. */
-export async function getCpet(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string): Promise<Reply> {
+export async function getCpet(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string): Promise<Reply<'getCpet'>> {
   return { json: uploadSummary(await loadRecord(deps, key.id, cpetId)) };
 }
 
 /** DELETE /v1/cpet/{cpet_id}: removed now; another key's id is not found. */
-export async function deleteCpet(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string): Promise<Reply> {
+export async function deleteCpet(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string): Promise<Reply<'deleteCpet'>> {
   const deleted = await deps.store.deleteRecord(key.id, cpetId);
   if (!deleted) throw new ServiceError('CPET_NOT_FOUND', `No recording ${cpetId} under this key.`, { cpet_id: cpetId });
   return { json: { cpet_id: cpetId, deleted: true } };
 }
 
 /** GET /v1/cpet/{cpet_id}/series: for plotting only; peaks survive the downsampling (LTTB). */
-export async function getSeries(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string, query: { channels?: string; max_points?: number; grid?: 'raw' | 'resampled' }): Promise<Reply> {
+export async function getSeries(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string, query: { channels?: string; max_points?: number; grid?: 'raw' | 'resampled' }): Promise<Reply<'getCpetSeries'>> {
   const record = await loadRecord(deps, key.id, cpetId);
   // Plotting reads the samples on this thread: decoding a 20,000-sample block takes a few milliseconds.
   const rec = recordingOf(payloadOf(record));

@@ -8,7 +8,8 @@ import { ServiceError } from '../../errors.js';
 import type { components } from '../../generated/api.js';
 import { mintTicket, TICKET_TTL_MS, verifyTicket, type TicketPayload } from '../../store/tickets.js';
 import type { ApiKeyRecord } from '../../store/keys.js';
-import type { Reply, ServiceDeps } from '../deps.js';
+import type { ServiceDeps } from '../deps.js';
+import type { Reply } from '../reply.js';
 import { validationError } from '../errors.js';
 import { checkRetainHours, ingest } from './ingest.js';
 
@@ -22,7 +23,7 @@ export const MAX_TICKETS_PER_REQUEST = 200;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** POST /v1/cpet: the multipart form's `file` field. */
-export async function uploadMultipart(deps: ServiceDeps, key: ApiKeyRecord, req: Request): Promise<Reply> {
+export async function uploadMultipart(deps: ServiceDeps, key: ApiKeyRecord, req: Request): Promise<Reply<'uploadCpetMultipart'>> {
   const file = req.file;
   if (!file) throw validationError([{ loc: ['body', 'file'], msg: 'field "file" with the unchanged export is required', type: 'missing' }]);
   const body = (req.body ?? {}) as Record<string, unknown>;
@@ -30,7 +31,7 @@ export async function uploadMultipart(deps: ServiceDeps, key: ApiKeyRecord, req:
 }
 
 /** POST /v1/cpet/content: text in `content` or bytes in `content_base64`, exactly one. */
-export async function uploadContent(deps: ServiceDeps, key: ApiKeyRecord, body: ContentUpload): Promise<Reply> {
+export async function uploadContent(deps: ServiceDeps, key: ApiKeyRecord, body: ContentUpload): Promise<Reply<'uploadCpetContent'>> {
   const hasText = typeof body.content === 'string';
   const hasBase64 = typeof body.content_base64 === 'string';
   if (hasText === hasBase64) {
@@ -53,7 +54,7 @@ export async function uploadContent(deps: ServiceDeps, key: ApiKeyRecord, body: 
 }
 
 /** POST /v1/uploads: `count` signed one-shot URLs bound to this key, each valid for 5 minutes. */
-export async function createTickets(deps: ServiceDeps, key: ApiKeyRecord, body: TicketRequest, req: Request): Promise<Reply> {
+export async function createTickets(deps: ServiceDeps, key: ApiKeyRecord, body: TicketRequest, req: Request): Promise<Reply<'createUploadTickets'>> {
   const retainHours = body.retain_hours === null || body.retain_hours === undefined ? null : checkRetainHours(body.retain_hours);
   const count = body.count ?? 1;
   let secret: Buffer;
@@ -132,7 +133,7 @@ function claimOf(payload: TicketPayload): string {
  * reader refuses (4xx) gives the claim back, so the acquisition PC can retry with the right file,
  * until MAX_FAILED_TICKET_POSTS failures use the ticket up.
  */
-export async function postTicket(deps: ServiceDeps, ticket: AdmittedTicket, req: Request): Promise<Reply> {
+export async function postTicket(deps: ServiceDeps, ticket: AdmittedTicket, req: Request): Promise<Reply<'postTicketUpload'>> {
   const { payload, key } = ticket;
   const file = fileFromRequest(req, payload.fn);
   const claim = claimOf(payload);

@@ -1,5 +1,5 @@
 /**
- * The web application's own routes (x-internal, under /v1/web): its session, the models it serves,
+ * The web application's own routes (x-web-only, under /v1/web): its session, the models it serves,
  * the per-second domain curves and analyze with the web application's models (spec section 1:
  * neither the curves nor the alternative threshold engine is reachable through the API).
  */
@@ -9,7 +9,8 @@ import type { components } from '../../generated/api.js';
 import { ServiceError } from '../../errors.js';
 import type { ApiKeyRecord } from '../../store/keys.js';
 import { unwrap } from '../../workers/tasks.js';
-import type { Reply, ServiceDeps } from '../deps.js';
+import type { ServiceDeps } from '../deps.js';
+import type { Reply } from '../reply.js';
 import { endSession, refuseCrossSite, sessionCookie, startSession, WEB_SESSION_TTL_MS } from '../web-session.js';
 import { payloadOf } from '../stored-record.js';
 import { loadRecord } from './ingest.js';
@@ -24,7 +25,7 @@ function secure(deps: ServiceDeps, req: Request): boolean {
 }
 
 /** POST /v1/web/session: the key (already authenticated) buys a session cookie and its CSRF token. */
-export async function createWebSession(deps: ServiceDeps, key: ApiKeyRecord, req: Request): Promise<Reply> {
+export async function createWebSession(deps: ServiceDeps, key: ApiKeyRecord, req: Request): Promise<Reply<'createWebSession'>> {
   refuseCrossSite(req.headers, deps.config.publicBaseUrl);
   const session = await startSession(deps.store, key, deps.config.now());
   const body: WebSession = {
@@ -36,13 +37,13 @@ export async function createWebSession(deps: ServiceDeps, key: ApiKeyRecord, req
 }
 
 /** DELETE /v1/web/session. */
-export async function endWebSession(deps: ServiceDeps, req: Request): Promise<Reply> {
+export async function endWebSession(deps: ServiceDeps, req: Request): Promise<Reply<'endWebSession'>> {
   await endSession(deps.store, req.headers);
   return { json: { ended: true }, headers: { 'Set-Cookie': sessionCookie('', 0, secure(deps, req)) } };
 }
 
 /** GET /v1/web/models: every model served to the web application, and whether this key reaches it. */
-export function listWebModels(deps: ServiceDeps, key: ApiKeyRecord): Reply {
+export function listWebModels(deps: ServiceDeps, key: ApiKeyRecord): Reply<'listWebModels'> {
   const body: WebModels = {
     models: deps.plugins.analyses
       .flatMap((a) => a.listModels?.('web') ?? [])
@@ -52,7 +53,7 @@ export function listWebModels(deps: ServiceDeps, key: ApiKeyRecord): Reply {
 }
 
 /** GET /v1/web/cpet/{cpet_id}/domains: per-second moderate/heavy/severe probabilities. */
-export async function getWebDomains(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string, query: { model?: string; model_version?: string }): Promise<Reply> {
+export async function getWebDomains(deps: ServiceDeps, key: ApiKeyRecord, cpetId: string, query: { model?: string; model_version?: string }): Promise<Reply<'getWebDomains'>> {
   if (!key.products.includes('vt'))
     throw new ServiceError('PRODUCT_NOT_ENABLED', 'Domain curves come from the threshold model: this key lacks the vt product.', { product: 'vt', products: key.products });
   const record = await loadRecord(deps, key.id, cpetId);

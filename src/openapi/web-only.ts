@@ -1,8 +1,9 @@
 /**
- * The public copy of the API document served at /v1/openapi.json: routes marked `x-internal`
- * (multipart upload, ticket post, the web application's routes under /v1/web) are removed, paths
- * left without an operation are dropped, and components and security schemes only those routes used
- * are pruned, so the copy lints clean.
+ * The API without the web application: the document served at /v1/openapi.json names every route,
+ * and those marked `x-web-only` (the page, its assets and the routes under /v1/web, which refuse
+ * X-API-Key) are of no use to an API client, so /llms.txt, /llms-full.txt and the client checks
+ * read this copy instead: web-only operations removed, paths left without an operation dropped, and
+ * components, security schemes and tags only those routes used pruned, so the copy lints clean.
  */
 import { HTTP_METHODS, type ApiDocument, type PathItemObject } from './types.js';
 import { resolvePointer } from './walk.js';
@@ -10,12 +11,12 @@ import { resolvePointer } from './walk.js';
 /** Component kinds reached through `$ref`; security schemes are named by requirements instead. */
 const REF_KINDS = ['schemas', 'responses', 'parameters', 'headers', 'examples', 'requestBodies', 'links', 'callbacks', 'pathItems'];
 
-/** A deep copy of the document without internal operations and without what only they used. */
-export function publicDocument(doc: ApiDocument): ApiDocument {
+/** A deep copy of the document without web-only operations and without what only they used. */
+export function withoutWebOnly(doc: ApiDocument): ApiDocument {
   const copy = structuredClone(doc);
   for (const [path, item] of Object.entries(copy.paths)) {
     for (const method of HTTP_METHODS) {
-      if (item[method]?.['x-internal'] === true) delete item[method];
+      if (item[method]?.['x-web-only'] === true) delete item[method];
     }
     if (!HTTP_METHODS.some((method) => item[method])) delete copy.paths[path];
   }
