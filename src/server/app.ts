@@ -208,6 +208,17 @@ async function stream(res: Response, contentType: string, body: StreamBody): Pro
   }
 }
 
+/**
+ * Routes outside /v1 (the page, its assets, the health and readiness probes, the llms texts) answer HEAD
+ * as GET (what a monitor or a link checker sends); openapi-backend routes HEAD to nothing. Node's
+ * response already knows the request was HEAD and sends no body. /v1 routes keep their declared
+ * methods: a HEAD there must not run a handler that bills.
+ */
+function headAsGetOutsideApi(req: Request, _res: Response, next: () => void): void {
+  if (req.method === 'HEAD' && !req.path.startsWith('/v1/')) req.method = 'GET';
+  next();
+}
+
 /** Builds the express app around an initialised openapi-backend, with the web application at `/`. */
 export async function buildApp(deps: ServiceDeps, page: WebBundle): Promise<express.Express> {
   const api = new OpenAPIBackend({
@@ -281,6 +292,7 @@ export async function buildApp(deps: ServiceDeps, page: WebBundle): Promise<expr
   app.use(cors(deps.operations.corsOrigins));
   app.use(closeOnUnreadBody);
   app.use(drainRefusal(deps));
+  app.use(headAsGetOutsideApi);
   app.use(gate(api, deps));
   app.use(async (req, res, next) => {
     try {

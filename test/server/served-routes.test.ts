@@ -64,4 +64,12 @@ describe('routes answered and routes served', function () {
     expect(isUnknownRoute(await request(h.service.app).get('/v1/not-a-route'))).to.equal(true);
     expect(isUnknownRoute(await request(h.service.app).get('/assets/not-an-asset.js'))).to.equal(true);
   });
+
+  it('the page and the probes answer HEAD as GET, headers without a body; /v1 routes keep their declared methods', async () => {
+    const get = await request(h.service.app).get('/').expect(200);
+    const head = await request(h.service.app).head('/').expect(200);
+    expect(head.headers['content-type']).to.equal(get.headers['content-type']);
+    expect(head.text ?? '').to.equal('');
+    expect((await request(h.service.app).head('/v1/capabilities')).status).to.equal(405);
+  });
 });
