@@ -11,6 +11,10 @@ export interface Goal {
   /** How the goal reads, e.g. '<= 10 ms' or '>= 10x spiro'. */
   text: string;
   met: boolean;
+  /** The figure over the goal: at most 1 meets an upper bound, at least 1 a lower one. */
+  ratio: number;
+  /** The row of issue 23's table the figure answers, when it answers one (run.ts sums them up). */
+  issue_row?: string;
 }
 
 export interface BenchRow {
@@ -53,13 +57,13 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 /** A goal that holds when `value` is at most `limit`. */
-export function atMost(value: number, limit: number, unit: string): Goal {
-  return { text: `<= ${limit} ${unit}`, met: value <= limit };
+export function atMost(value: number, limit: number, unit: string, issueRow?: string): Goal {
+  return { text: `<= ${limit} ${unit}`, met: value <= limit, ratio: value / limit, issue_row: issueRow };
 }
 
 /** A goal that holds when `value` is at least `limit`. */
-export function atLeast(value: number, limit: number, unit: string): Goal {
-  return { text: `>= ${limit} ${unit}`, met: value >= limit };
+export function atLeast(value: number, limit: number, unit: string, issueRow?: string): Goal {
+  return { text: `>= ${limit} ${unit}`, met: value >= limit, ratio: value / limit, issue_row: issueRow };
 }
 
 /** Prints rows as an aligned table. */
@@ -72,7 +76,7 @@ export function printRows(title: string, rows: BenchRow[]): void {
           .map(([k, v]) => `${k}=${v}`)
           .join('  ')
       : '';
-    const goal = r.goal ? `  [goal ${r.goal.text}: ${r.goal.met ? 'met' : 'NOT met'}]` : '';
+    const goal = r.goal ? `  [goal ${r.goal.text}: ratio ${r.goal.ratio.toFixed(2)}, ${r.goal.met ? 'met' : 'NOT met'}]` : '';
     console.log(`${r.name.padEnd(58)} ${r.median_ms.toFixed(2).padStart(10)} ms (median of ${r.runs})${extra}${goal}`);
   }
 }
