@@ -10,7 +10,7 @@ import { runAnalyses } from '../src/analyses/run.js';
 import { createMetricRegistry } from '../src/metrics/registry.js';
 import { loadPlugins } from '../src/plugins.js';
 import { ANALYSIS_GOAL_MS, REFERENCE_LATENCY_MS } from './goals.js';
-import { atMost, median, timesMs, type BenchRow } from './harness.js';
+import { atMost, copiesOf, median, timesMs, type BenchRow } from './harness.js';
 import { benchRecordings, type BenchRecording } from './recordings.js';
 
 const NAMES: AnalysisName[] = ['vt', 'eov', 'substrate'];
@@ -30,7 +30,7 @@ export default async function analysesBench(): Promise<{ title: string; rows: Be
   ] as [BenchRecording, number][]) {
     // Per analysis: the envelope's own latency, median over the runs (first runs let the JIT settle).
     // A fresh copy per run, as a request decodes its own: the eov outcome vt's note shares is kept per recording.
-    const runCopies = Array.from({ length: runs + 2 }, () => structuredClone(rec.recording));
+    const runCopies = copiesOf(rec.recording, runs + 2);
     const latency: Record<string, number[]> = { vt: [], eov: [], substrate: [] };
     const all = await timesMs(
       async () => {
@@ -51,5 +51,5 @@ export default async function analysesBench(): Promise<{ title: string; rows: Be
     const compute = await timesMs(() => registry.compute(copies.pop()!, metrics), runs, 2);
     rows.push({ name: `compute-all in process (${metrics.length} metrics), ${rec.label}`, median_ms: median(compute), runs });
   }
-  return { title: 'analyses and metrics in process (goals on the real test: issue 15)', rows };
+  return { title: 'analyses and metrics in process (goals on the real test: issue 23, read over HTTP in http.bench.ts)', rows };
 }

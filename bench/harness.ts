@@ -32,6 +32,14 @@ export async function medianMs(fn: () => unknown | Promise<unknown>, runs = 7, w
   return median(await timesMs(fn, runs, warmup));
 }
 
+/**
+ * `count` copies of a recording, one per call: an analysis keeps work per recording (eov's outcome,
+ * which vt's note shares; the phases), and a request decodes its own, so a figure must never reuse one.
+ */
+export function copiesOf<T>(value: T, count: number): T[] {
+  return Array.from({ length: count }, () => structuredClone(value));
+}
+
 /** Wall times of `runs` calls of `fn` after `warmup` unmeasured calls, in call order. */
 export async function timesMs(fn: () => unknown | Promise<unknown>, runs: number, warmup = 1): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn();
