@@ -52,8 +52,8 @@ const outcomes = new WeakMap<Recording, Map<string, AnalysisOutcome>>();
 
 /** Runs the EOV analysis on a recording, once per recording and medication list; refusals come back as `not_analysable`. Each caller gets its own copy. */
 export async function runEov(rec: Recording, request: AnalysisRequest): Promise<AnalysisOutcome> {
-  let byMedications = outcomes.get(rec);
-  if (!byMedications) outcomes.set(rec, (byMedications = new Map()));
+  const byMedications = outcomes.get(rec) ?? new Map<string, AnalysisOutcome>();
+  outcomes.set(rec, byMedications);
   const key = JSON.stringify(request.medications ?? null);
   let outcome = byMedications.get(key);
   if (!outcome) {
