@@ -59,6 +59,8 @@ export function median(values: readonly number[]): number {
 
 /** The p-th percentile by the nearest-rank method (p99 of 30 values is their maximum). */
 export function percentile(values: readonly number[], p: number): number {
+  // No values (a poller that got no answer in a window on a loaded machine): NaN prints, undefined would throw.
+  if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   if (p === 50) return sorted[sorted.length >> 1];
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
