@@ -11,6 +11,10 @@ export interface Goal {
   /** How the goal reads, e.g. '<= 10 ms' or '>= 10x spiro'. */
   text: string;
   met: boolean;
+  /** The figure over the goal: at most 1 meets an upper bound, at least 1 a lower one. */
+  ratio: number;
+  /** The row of issue 23's table the figure answers, when it answers one (run.ts sums them up). */
+  issue_row?: string;
 }
 
 export interface BenchRow {
@@ -26,6 +30,14 @@ export interface BenchRow {
 /** Median wall time of `runs` calls of `fn` after `warmup` unmeasured calls. */
 export async function medianMs(fn: () => unknown | Promise<unknown>, runs = 7, warmup = 1): Promise<number> {
   return median(await timesMs(fn, runs, warmup));
+}
+
+/**
+ * `count` copies of a recording, one per call: an analysis keeps work per recording (eov's outcome,
+ * which vt's note shares; the phases), and a request decodes its own, so a figure must never reuse one.
+ */
+export function copiesOf<T>(value: T, count: number): T[] {
+  return Array.from({ length: count }, () => structuredClone(value));
 }
 
 /** Wall times of `runs` calls of `fn` after `warmup` unmeasured calls, in call order. */
@@ -47,19 +59,21 @@ export function median(values: readonly number[]): number {
 
 /** The p-th percentile by the nearest-rank method (p99 of 30 values is their maximum). */
 export function percentile(values: readonly number[], p: number): number {
+  // No values (a poller that got no answer in a window on a loaded machine): NaN prints, undefined would throw.
+  if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   if (p === 50) return sorted[sorted.length >> 1];
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
 /** A goal that holds when `value` is at most `limit`. */
-export function atMost(value: number, limit: number, unit: string): Goal {
-  return { text: `<= ${limit} ${unit}`, met: value <= limit };
+export function atMost(value: number, limit: number, unit: string, issueRow?: string): Goal {
+  return { text: `<= ${limit} ${unit}`, met: value <= limit, ratio: value / limit, issue_row: issueRow };
 }
 
 /** A goal that holds when `value` is at least `limit`. */
-export function atLeast(value: number, limit: number, unit: string): Goal {
-  return { text: `>= ${limit} ${unit}`, met: value >= limit };
+export function atLeast(value: number, limit: number, unit: string, issueRow?: string): Goal {
+  return { text: `>= ${limit} ${unit}`, met: value >= limit, ratio: value / limit, issue_row: issueRow };
 }
 
 /** Prints rows as an aligned table. */
@@ -72,7 +86,7 @@ export function printRows(title: string, rows: BenchRow[]): void {
           .map(([k, v]) => `${k}=${v}`)
           .join('  ')
       : '';
-    const goal = r.goal ? `  [goal ${r.goal.text}: ${r.goal.met ? 'met' : 'NOT met'}]` : '';
+    const goal = r.goal ? `  [goal ${r.goal.text}: ratio ${r.goal.ratio.toFixed(2)}, ${r.goal.met ? 'met' : 'NOT met'}]` : '';
     console.log(`${r.name.padEnd(58)} ${r.median_ms.toFixed(2).padStart(10)} ms (median of ${r.runs})${extra}${goal}`);
   }
 }

@@ -42,8 +42,28 @@ const REST_WINDOW_S = 60;
 const RESEARCH_NOTE = 'Research finding (beta): every output is a research finding, and its transportability to other populations is untested.';
 const RATER_NOTE = 'Human raters agree poorly on EOV (kappa 0.30-0.43, Brawner 2018): read the definitions and their reasons, not only the grade.';
 
-/** Runs the EOV analysis on a recording; refusals come back as `not_analysable`. */
+/**
+ * Outcomes by recording and medication list (the only part of a request the analysis reads). The vt
+ * analysis grades the same recording for its oscillation note (analyses/vt/oscillation-note.ts), so
+ * an analyze-all ran the wavelet analysis twice: a quarter of its time at 20,000 samples (issue 23).
+ * A recording is not changed once read (as the phases memo in src/signal/phases.ts assumes).
+ */
+const outcomes = new WeakMap<Recording, Map<string, AnalysisOutcome>>();
+
+/** Runs the EOV analysis on a recording, once per recording and medication list; refusals come back as `not_analysable`. Each caller gets its own copy. */
 export async function runEov(rec: Recording, request: AnalysisRequest): Promise<AnalysisOutcome> {
+  const byMedications = outcomes.get(rec) ?? new Map<string, AnalysisOutcome>();
+  outcomes.set(rec, byMedications);
+  const key = JSON.stringify(request.medications ?? null);
+  let outcome = byMedications.get(key);
+  if (!outcome) {
+    outcome = eovOutcome(rec, request);
+    byMedications.set(key, outcome);
+  }
+  return structuredClone(outcome);
+}
+
+function eovOutcome(rec: Recording, request: AnalysisRequest): AnalysisOutcome {
   const admitted = admit(rec);
   if ('error' in admitted) return { status: 'not_analysable', ...admitted, notes: [RESEARCH_NOTE], model: EOV_MODEL };
   try {

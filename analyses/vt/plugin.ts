@@ -10,7 +10,7 @@ import { ServiceError } from '../../src/errors.js';
 import { vo2Peak } from '../../src/metrics/vo2peak.js';
 import type { Recording } from '../../src/recording/recording.js';
 import type { PlacedThreshold } from './engines/engine.js';
-import { InferenceError } from './engines/onnx-session.js';
+import { InferenceError, sessionFor } from './engines/onnx-session.js';
 import { gateFailures } from './card.js';
 import { protocolFor } from '../../src/signal/phases.js';
 import { checkInput, type AlternativeModel } from './input-check.js';
@@ -118,6 +118,10 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
     requires: ['VO2', 'VCO2', 'VE', 'PetO2', 'PetCO2'],
     description: 'Ventilatory thresholds VT1 and VT2 as time and VO2, from a named, versioned model (default gandalf).',
     listModels: (surface) => registryFor(modelsDir).summaries(surface),
+    async warmUp() {
+      // Every runnable model's session; one that fails to load is reported by the request that asks for it.
+      for (const m of registryFor(modelsDir).models) if (m.weights_path && !m.problem) await sessionFor(m).catch(() => undefined);
+    },
     async run(rec: Recording, request: AnalysisRequest): Promise<AnalysisOutcome> {
       const choice = chooseModel(registryFor(modelsDir), request);
       if (!choice.ok) return choice.outcome;

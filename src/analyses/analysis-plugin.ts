@@ -85,4 +85,6 @@ export interface AnalysisPlugin {
   listModels?(surface: Surface): ModelSummary[];
   /** Metrics this analysis adds to the compute registry (e.g. `substrate_summary`). */
   metrics?: MetricEntry[];
+  /** Builds what a first run would otherwise build lazily (model sessions), so a worker pays for it at start rather than on a request. */
+  warmUp?(): Promise<void>;
 }

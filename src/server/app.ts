@@ -58,7 +58,7 @@ export async function createService(config: Config, options: { store?: Store; na
     loadApiDocument(),
     plugins.formats.map((f) => f.meta.id),
   );
-  const runner = createTaskRunner({ workers: config.workers, taskTimeoutMs: ops.taskTimeoutMs, workerMemoryMb: ops.workerMemoryMb, queueLimit: ops.workerQueueLimit });
+  const runner = createTaskRunner({ workers: config.workers, taskTimeoutMs: ops.taskTimeoutMs, workerMemoryMb: ops.workerMemoryMb, queueLimit: ops.workerQueueLimit, packages: config.formatPackages });
   telemetry.watchWorkers(() => runner.load());
   const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const deps: ServiceDeps = {

@@ -14,7 +14,7 @@ import { handOver, runTask, type Task, type TaskResult } from './tasks.js';
 export interface TaskRunner {
   /** Runs a task for `owner` (the API key id), waiting its turn among the other keys' tasks. */
   run(task: Task, owner?: string): Promise<TaskResult>;
-  /** True when a worker answers a trivial task within `timeoutMs` (readiness). */
+  /** True when every thread has warmed up (worker.mjs) and a worker answers a trivial task within `timeoutMs` (readiness). */
   ping(timeoutMs: number): Promise<boolean>;
   /** Tasks waiting for a thread, and tasks running. */
   load(): { waiting: number; running: number };
@@ -30,6 +30,8 @@ export interface RunnerOptions {
   workerMemoryMb: number;
   /** Tasks that may wait for a thread before new ones are refused with 503. */
   queueLimit: number;
+  /** Format plugin packages, loaded by each thread as it warms up (the tasks name the same). */
+  packages?: string[];
 }
 
 /** The task a worker thread runs when readiness asks whether the pool answers. */
@@ -38,13 +40,18 @@ const PING: Task = { kind: 'ping' };
 /** A runner with `workers` threads (0: inline, no budget). */
 export function createTaskRunner(options: RunnerOptions): TaskRunner {
   if (options.workers === 0) {
+    // Inline (tests, debugging): nothing warms up, the first request pays for what it builds.
     return { run: runTask, ping: async () => (await runTask(PING)).ok, load: () => ({ waiting: 0, running: 0 }), close: async () => {} };
   }
+  // Threads that finished warming up (worker.mjs adds one each); readiness waits for all of them.
+  const warm = new Int32Array(new SharedArrayBuffer(4));
   const pool = new Piscina({
     // worker.mjs loads the built tasks.js when there is one, else the TypeScript source through tsx.
     filename: new URL('./worker.mjs', import.meta.url).href,
-    minThreads: 1,
+    // Every thread starts (and warms up) with the pool, so no request waits for a thread to be built.
+    minThreads: options.workers,
     maxThreads: options.workers,
+    workerData: { packages: options.packages ?? [], warm: warm.buffer },
     idleTimeout: 60_000,
     resourceLimits: { maxOldGenerationSizeMb: options.workerMemoryMb },
   });
@@ -72,6 +79,7 @@ export function createTaskRunner(options: RunnerOptions): TaskRunner {
         });
     },
     ping: async (timeoutMs) => {
+      if (Atomics.load(warm, 0) < options.workers) return false;
       try {
         const result = (await pool.run(PING, { signal: AbortSignal.timeout(timeoutMs) })) as TaskResult;
         return result.ok;

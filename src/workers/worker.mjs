@@ -3,7 +3,7 @@
 // source tree it registers tsx's loader for this thread, then loads the TypeScript task runner (and
 // through it the format and analysis plugins).
 import { existsSync } from 'node:fs';
-import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { move, transferableSymbol, valueSymbol, workerData } from 'piscina';
 
 const built = new URL('./tasks.js', import.meta.url);
 let tasks;
@@ -14,6 +14,11 @@ if (existsSync(built)) {
   register();
   tasks = await import('./tasks.ts');
 }
+
+// Piscina hands this thread tasks only once this module has loaded, so the warm-up is paid here, at start.
+// A warm-up that fails leaves the same failure to the request that meets it, which reports it in its answer.
+await tasks.warmUp(workerData?.packages ?? []).catch(() => undefined);
+if (workerData?.warm) Atomics.add(new Int32Array(workerData.warm), 0, 1);
 
 /** Runs a task; the block of a parsed upload moves back to the request thread rather than being copied. */
 export default async function run(task) {
