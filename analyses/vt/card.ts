@@ -88,6 +88,22 @@ export interface ModelCard {
   [extra: string]: unknown;
 }
 
+/**
+ * Where a model places the rows of an averaged export (`preprocessing.averaged_rows`): `as_stamped`
+ * (absent: every version before the field) reads each bin mean at its time stamp; `interval_centre`
+ * at the centre of the bin it averages, half a bin before the stamp (analyses/vt/preprocess.ts).
+ */
+export const AVERAGED_ROWS = ['as_stamped', 'interval_centre'] as const;
+export type AveragedRows = (typeof AVERAGED_ROWS)[number];
+
+/** The card's `preprocessing.averaged_rows`; throws with the reason when it names an unknown placement. */
+export function averagedRowsOf(card: { preprocessing?: unknown }): AveragedRows {
+  const named = (card.preprocessing as { averaged_rows?: unknown } | undefined)?.averaged_rows;
+  if (named === undefined) return 'as_stamped';
+  if (!(AVERAGED_ROWS as readonly unknown[]).includes(named)) throw new Error(`preprocessing.averaged_rows ${String(named)} is not one of ${AVERAGED_ROWS.join(', ')}`);
+  return named as AveragedRows;
+}
+
 /** Why one threshold's agreement misses the gate (empty when it clears). */
 export function agreementFailures(a: ThresholdAgreement, label: string): string[] {
   const out: string[] = [];
