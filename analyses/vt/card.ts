@@ -74,6 +74,8 @@ export interface ModelCard {
   surfaces?: Surface[];
   /** The engine that runs and, when it answers curves, the decision rule (analyses/vt/pipeline.ts). */
   pipeline: { engine: string; decision?: string };
+  /** How the engine prepares its input; each engine names the fields it reads (averaged_rows is read for every engine). */
+  preprocessing?: Record<string, unknown>;
   /** The weights file and its sha256 (learned models only). */
   weights?: { file: string; sha256: string };
   evaluation: {
@@ -97,8 +99,8 @@ export const AVERAGED_ROWS = ['as_stamped', 'interval_centre'] as const;
 export type AveragedRows = (typeof AVERAGED_ROWS)[number];
 
 /** The card's `preprocessing.averaged_rows`; throws with the reason when it names an unknown placement. */
-export function averagedRowsOf(card: { preprocessing?: unknown }): AveragedRows {
-  const named = (card.preprocessing as { averaged_rows?: unknown } | undefined)?.averaged_rows;
+export function averagedRowsOf(card: Pick<ModelCard, 'preprocessing'>): AveragedRows {
+  const named = card.preprocessing?.averaged_rows;
   if (named === undefined) return 'as_stamped';
   if (!(AVERAGED_ROWS as readonly unknown[]).includes(named)) throw new Error(`preprocessing.averaged_rows ${String(named)} is not one of ${AVERAGED_ROWS.join(', ')}`);
   return named as AveragedRows;
