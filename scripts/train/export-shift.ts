@@ -82,6 +82,17 @@ function binned(rec: Recording, bin_s: number, empty: boolean): Recording {
   });
 }
 
+/**
+ * A breath-by-breath recording without RF (the Exercise Threshold App JSON has none) with each breath's
+ * frequency, 60 / its duration, as a cart computes BF and writes its mean into every averaged row; the
+ * engine spans its smoothing of an averaged export by the breaths it held (engines/oxynet/curves.ts).
+ */
+function withBreathRate(rec: Recording): Recording {
+  if (rec.channels.RF || rec.sampling.method !== 'breath_by_breath') return rec;
+  const values = rec.t_s.map((t, i) => (i === 0 ? null : 60 / (t - rec.t_s[i - 1])));
+  return { ...rec, channels: { ...rec.channels, RF: { values, unit_in: '1/min' } } };
+}
+
 async function times(rec: Recording): Promise<[number | null, number | null, string]> {
   const out = await plugin.run(rec, { model: name, ...(version !== 'latest' ? { model_version: version } : {}), key, surface: 'web' });
   if (out.status !== 'ok') return [null, null, out.error];
@@ -94,9 +105,14 @@ console.log(`model ${name} ${version}${placement ? `, averaged rows ${placement}
 for (const r of await realTests()) {
   const [b1, b2] = await times(r.recording);
   const cells: string[] = [];
+  const rated = withBreathRate(r.recording);
   for (const k of KINDS) {
-    const [t1, t2, how] = await times(binned(r.recording, k.bin_s, k.empty ?? false));
+    const [t1, t2, how] = await times(binned(rated, k.bin_s, k.empty ?? false));
     cells.push(`${k.label} (${how}): ${shift(t1, b1)} / ${shift(t2, b2)}`);
+    if (rated !== r.recording) {
+      const [u1, u2] = await times(binned(r.recording, k.bin_s, k.empty ?? false));
+      cells.push(`${k.label} without RF: ${shift(u1, b1)} / ${shift(u2, b2)}`);
+    }
   }
   console.log(`${r.id} (original VT1 ${b1}, VT2 ${b2}): ${cells.join('; ')}`);
 }
