@@ -74,6 +74,8 @@ export interface ModelCard {
   surfaces?: Surface[];
   /** The engine that runs and, when it answers curves, the decision rule (analyses/vt/pipeline.ts). */
   pipeline: { engine: string; decision?: string };
+  /** How the engine prepares its input; each engine names the fields it reads (averaged_rows is read for every engine). */
+  preprocessing?: Record<string, unknown>;
   /** The weights file and its sha256 (learned models only). */
   weights?: { file: string; sha256: string };
   evaluation: {
@@ -86,6 +88,22 @@ export interface ModelCard {
     reading?: Record<string, unknown>;
   } | null;
   [extra: string]: unknown;
+}
+
+/**
+ * Where a model places the rows of an averaged export (`preprocessing.averaged_rows`): `as_stamped`
+ * (absent: every version before the field) reads each bin mean at its time stamp; `interval_centre`
+ * at the centre of the bin it averages, half a bin before the stamp (analyses/vt/preprocess.ts).
+ */
+export const AVERAGED_ROWS = ['as_stamped', 'interval_centre'] as const;
+export type AveragedRows = (typeof AVERAGED_ROWS)[number];
+
+/** The card's `preprocessing.averaged_rows`; throws with the reason when it names an unknown placement. */
+export function averagedRowsOf(card: Pick<ModelCard, 'preprocessing'>): AveragedRows {
+  const named = card.preprocessing?.averaged_rows;
+  if (named === undefined) return 'as_stamped';
+  if (!(AVERAGED_ROWS as readonly unknown[]).includes(named)) throw new Error(`preprocessing.averaged_rows ${String(named)} is not one of ${AVERAGED_ROWS.join(', ')}`);
+  return named as AveragedRows;
 }
 
 /** Why one threshold's agreement misses the gate (empty when it clears). */

@@ -6,7 +6,9 @@
 import { ServiceError } from '../../src/errors.js';
 import type { Recording } from '../../src/recording/recording.js';
 import { InferenceError } from './engines/onnx-session.js';
+import { averagedRowsOf } from './card.js';
 import { checkInput } from './input-check.js';
+import { placeAveragedRows } from './preprocess.js';
 import type { AnalysisOutcome, KeyScope } from '../../src/analyses/analysis-plugin.js';
 import { curvesOf, pipelineOf } from './pipeline.js';
 import { chooseModel } from './plugin.js';
@@ -39,7 +41,7 @@ export type DomainProbabilities =
  * status `not_analysable` and the vt refusal (MISSING_CHANNEL, INSUFFICIENT_SIGNAL, or INFERENCE_FAILED
  * when the model cannot run on it).
  */
-export async function domainProbabilities(rec: Recording, opts: { model?: string; model_version?: string; key: KeyScope; modelsDir?: string }): Promise<DomainProbabilities> {
+export async function domainProbabilities(recorded: Recording, opts: { model?: string; model_version?: string; key: KeyScope; modelsDir?: string }): Promise<DomainProbabilities> {
   const choice = chooseModel(registryFor(opts.modelsDir ?? DEFAULT_MODELS_DIR), { model: opts.model, model_version: opts.model_version, key: opts.key, surface: 'web' });
   if (!choice.ok) {
     const refusal = choice.outcome as Extract<AnalysisOutcome, { status: 'not_analysable' }>;
@@ -50,6 +52,7 @@ export async function domainProbabilities(rec: Recording, opts: { model?: string
   if (pipelineOf(model.card).engine.answers !== 'curves') {
     throw new ServiceError('MODEL_NOT_FOUND', `Model ${ref.name} ${ref.version} places thresholds without per-second domain curves.`, { model: ref.name, model_version: ref.version });
   }
+  const rec = placeAveragedRows(recorded, averagedRowsOf(model.card));
   const checked = checkInput(rec, model.card.inputs);
   if (!checked.ok) return { status: 'not_analysable', error: checked.error as 'MISSING_CHANNEL' | 'INSUFFICIENT_SIGNAL', message: checked.message, context: checked.context, model: ref };
   let curves;

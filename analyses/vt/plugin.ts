@@ -11,7 +11,7 @@ import { vo2Peak } from '../../src/metrics/vo2peak.js';
 import type { Recording } from '../../src/recording/recording.js';
 import type { PlacedThreshold } from './engines/engine.js';
 import { InferenceError, sessionFor } from './engines/onnx-session.js';
-import { gateFailures } from './card.js';
+import { averagedRowsOf, gateFailures } from './card.js';
 import { protocolFor } from '../../src/signal/phases.js';
 import { checkInput, type AlternativeModel } from './input-check.js';
 import { runPipeline } from './pipeline.js';
@@ -20,7 +20,7 @@ import { implausibilities } from './implausible.js';
 import { oscillationNote } from './oscillation-note.js';
 import { exerciseEndIndex } from './exercise-end.js';
 import { missingThresholdNotes, type MissingEvidence } from './reading-notes.js';
-import type { PreparedTest } from './preprocess.js';
+import { placeAveragedRows, type PreparedTest } from './preprocess.js';
 import { DEFAULT_MODEL, DEFAULT_MODELS_DIR, registryFor, servedOn, tierReaches, type ModelRegistry, type RegisteredModel } from './registry.js';
 
 export interface VtPluginOptions {
@@ -122,11 +122,12 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
       // Every runnable model's session; one that fails to load is reported by the request that asks for it.
       for (const m of registryFor(modelsDir).models) if (m.weights_path && !m.problem) await sessionFor(m).catch(() => undefined);
     },
-    async run(rec: Recording, request: AnalysisRequest): Promise<AnalysisOutcome> {
+    async run(recorded: Recording, request: AnalysisRequest): Promise<AnalysisOutcome> {
       const choice = chooseModel(registryFor(modelsDir), request);
       if (!choice.ok) return choice.outcome;
       const { model } = choice;
       const ref = modelRef(model);
+      const rec = placeAveragedRows(recorded, averagedRowsOf(model.card));
       const checked = checkInput(rec, model.card.inputs, {
         alternatives: webAlternatives(registryFor(modelsDir), model),
         protocol: protocolFor(rec, request.protocol ?? null),
@@ -141,7 +142,7 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
         return refusal('INFERENCE_FAILED', err.message, { model: model.card.name, model_version: model.card.version }, ref, choice.notes);
       }
       // The service's one VO2peak (src/metrics/vo2peak.ts), so %VO2peak here matches vo2max, substrate and the page.
-      const vo2peak = vo2Peak(rec)?.value ?? null;
+      const vo2peak = vo2Peak(recorded)?.value ?? null;
       const vt1 = thresholdAt(test, result.vt1, vo2peak);
       const vt2 = thresholdAt(test, result.vt2, vo2peak);
       const notes = [...choice.notes, ...checked.notes, ...(result.notes ?? [])];
@@ -149,7 +150,7 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
       notes.push(...plausibilityNotes(vt1.pct_vo2peak, vt2.pct_vo2peak));
       const implausible = implausibilities(vt1, vt2, test.t0_s + exerciseEndIndex(rec, test));
       for (const i of implausible) notes.push(`Implausible: ${i.detail} (evidence.implausible)`);
-      const oscillation = await oscillationNote(rec, request);
+      const oscillation = await oscillationNote(recorded, request);
       if (oscillation) notes.push(oscillation);
       return {
         status: 'ok',

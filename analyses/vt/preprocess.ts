@@ -5,6 +5,7 @@
  * resamples VO2, VCO2, VE, PetO2 and PetCO2 to 1 s the same way.
  */
 import type { ChannelName, Recording } from '../../src/recording/recording.js';
+import type { AveragedRows } from './card.js';
 import { resampleUniform } from '../../src/signal/resample.js';
 import { argMax, fillGaps, medianFilter, movingMean } from './grid-filters.js';
 
@@ -36,6 +37,21 @@ export interface PreparedTest {
   coverage: Record<(typeof VT_CHANNELS)[number], number>;
   /** Grid index of the 30-s VO2 peak: the end of the span in which thresholds are sought. */
   end_index: number;
+}
+
+/**
+ * The recording with its averaged rows where the card's model reads them. Carts stamp a bin's mean at
+ * the bin's end: a ParvoMedics TrueOne 15-s binned export carries on each row the time of the breath
+ * that closes its bin, and its value is the mean of the breaths since the previous row (parvo_binned
+ * against parvo_bxb of the same test, analyses/vt/README.md "Averaged exports"). A mean describes the
+ * centre of what it averages, so read at its stamp every change arrives half a bin late (15 s at 30-s
+ * bins); `interval_centre` moves each row back by half the averaging window. Breath-by-breath data
+ * and a series interpolated to 1 Hz upstream (pyoxynet's CSV: instants, not bin means) stay as they are.
+ */
+export function placeAveragedRows(rec: Recording, how: AveragedRows): Recording {
+  const window = rec.sampling.averaging_s ?? rec.sampling.raw_interval_s;
+  if (how === 'as_stamped' || rec.sampling.method !== 'averaged' || !window || rec.flags.some((f) => f.code === 'interpolated_upstream')) return rec;
+  return { ...rec, t_s: rec.t_s.map((t) => t - window / 2) };
 }
 
 /** Resamples, fills, de-spikes and smooths the five channels; the recording must hold all five. */

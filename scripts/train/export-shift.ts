@@ -1,14 +1,20 @@
 /**
- * `npx tsx scripts/train/export-shift.ts [model@version]`: how far each averaged export kind moves the
+ * `npx tsx scripts/train/export-shift.ts [model@version] [tests] [--averaged-rows=<placement>]`: how far each averaged export kind moves the
  * thresholds from the breath-by-breath (or as-shipped) answer, on the real labelled tests and on a
  * synthetic held-out cohort (analyses/vt/README.md, "Averaged exports"). Each real test is re-exported
  * as fixed bins of its own samples (a bin's mean, stamped at its end) and as the same 10-s bins with
  * every 7th and 11th bin left out (empty bins); the result goes through buildRecording, so the sampling
  * recognition runs as on an uploaded file. Synthetic tests are generated once per kind from the same
- * seed (the same breaths, exported differently).
+ * seed (the same breaths, exported differently). `--averaged-rows` runs the card with its
+ * `preprocessing.averaged_rows` set to that placement (analyses/vt/card.ts), on a copy of the models
+ * folder, so a placement is measured on a published version before a new version adopts it.
  */
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AVERAGED_ROWS, type AveragedRows } from '../../analyses/vt/card.js';
 import { createVtPlugin } from '../../analyses/vt/plugin.js';
-import { DEFAULT_MODELS_DIR } from '../../analyses/vt/registry.js';
+import { DEFAULT_MODELS_DIR, ModelRegistry } from '../../analyses/vt/registry.js';
 import { buildRecording, type RawColumns } from '../../src/recording/build.js';
 import type { ChannelName, Recording } from '../../src/recording/recording.js';
 import { generateTest } from '../../src/synthetic/generate.js';
@@ -16,8 +22,25 @@ import type { SamplingOption } from '../../src/synthetic/types.js';
 import { heldOutCohort } from './cohorts.js';
 import { realTests } from './real-tests.js';
 
-const [name, version] = (process.argv[2] ?? 'gandalf@latest').split('@');
-const plugin = createVtPlugin({ modelsDir: DEFAULT_MODELS_DIR });
+const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
+const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const [name, version] = (positional[0] ?? 'gandalf@latest').split('@');
+const placement = flags.find((f) => f.startsWith('--averaged-rows='))?.split('=')[1] as AveragedRows | undefined;
+if (placement !== undefined && !AVERAGED_ROWS.includes(placement)) throw new Error(`--averaged-rows must be one of ${AVERAGED_ROWS.join(', ')}`);
+
+/** A copy of the models folder whose card for the chosen model has `preprocessing.averaged_rows` set. */
+function modelsWithPlacement(how: AveragedRows): string {
+  const dir = mkdtempSync(join(tmpdir(), 'export-shift-'));
+  cpSync(DEFAULT_MODELS_DIR, dir, { recursive: true });
+  const chosen = new ModelRegistry(dir).find(name, version);
+  if (!chosen) throw new Error(`no model ${name}@${version}`);
+  const cardPath = join(chosen.dir, 'card.json');
+  const card = JSON.parse(readFileSync(cardPath, 'utf8'));
+  writeFileSync(cardPath, JSON.stringify({ ...card, preprocessing: { ...card.preprocessing, averaged_rows: how } }, null, 2));
+  return dir;
+}
+
+const plugin = createVtPlugin({ modelsDir: placement ? modelsWithPlacement(placement) : DEFAULT_MODELS_DIR });
 const key = { tier: 'research' as const, allowed_models: null };
 const KINDS: { label: string; bin_s: number; empty?: boolean }[] = [
   { label: '5-s', bin_s: 5 },
@@ -59,6 +82,17 @@ function binned(rec: Recording, bin_s: number, empty: boolean): Recording {
   });
 }
 
+/**
+ * A breath-by-breath recording without RF (the Exercise Threshold App JSON has none) with each breath's
+ * frequency, 60 / its duration, as a cart computes BF and writes its mean into every averaged row; the
+ * engine spans its smoothing of an averaged export by the breaths it held (engines/oxynet/curves.ts).
+ */
+function withBreathRate(rec: Recording): Recording {
+  if (rec.channels.RF || rec.sampling.method !== 'breath_by_breath') return rec;
+  const values = rec.t_s.map((t, i) => (i === 0 ? null : 60 / (t - rec.t_s[i - 1])));
+  return { ...rec, channels: { ...rec.channels, RF: { values, unit_in: '1/min' } } };
+}
+
 async function times(rec: Recording): Promise<[number | null, number | null, string]> {
   const out = await plugin.run(rec, { model: name, ...(version !== 'latest' ? { model_version: version } : {}), key, surface: 'web' });
   if (out.status !== 'ok') return [null, null, out.error];
@@ -67,18 +101,23 @@ async function times(rec: Recording): Promise<[number | null, number | null, str
 }
 
 const shift = (a: number | null, b: number | null) => (a === null || b === null ? 'n/a' : String(Math.round(a - b)));
-console.log(`model ${name} ${version}: shift of VT1 / VT2 from the original export, s`);
+console.log(`model ${name} ${version}${placement ? `, averaged rows ${placement}` : ''}: shift of VT1 / VT2 from the original export, s`);
 for (const r of await realTests()) {
   const [b1, b2] = await times(r.recording);
   const cells: string[] = [];
+  const rated = withBreathRate(r.recording);
   for (const k of KINDS) {
-    const [t1, t2, how] = await times(binned(r.recording, k.bin_s, k.empty ?? false));
+    const [t1, t2, how] = await times(binned(rated, k.bin_s, k.empty ?? false));
     cells.push(`${k.label} (${how}): ${shift(t1, b1)} / ${shift(t2, b2)}`);
+    if (rated !== r.recording) {
+      const [u1, u2] = await times(binned(r.recording, k.bin_s, k.empty ?? false));
+      cells.push(`${k.label} without RF: ${shift(u1, b1)} / ${shift(u2, b2)}`);
+    }
   }
   console.log(`${r.id} (original VT1 ${b1}, VT2 ${b2}): ${cells.join('; ')}`);
 }
 
-const N = Number(process.argv[3] ?? 24);
+const N = Number(positional[1] ?? 24);
 const base = heldOutCohort(Math.ceil(N / 12))
   .slice(0, N)
   .map((o, i) => ({ ...o, seed: 9_990_000 + i }));
@@ -91,10 +130,15 @@ for (const k of kinds) {
   for (let i = 0; i < base.length; i++) {
     const [t1, t2, how] = await times(generateTest({ ...base[i], sampling: k.sampling }).recording);
     if (how !== 'averaged' && t1 === null) refused++;
-    if (t1 !== null && baseline[i][0] !== null) d1.push(Math.abs(t1 - baseline[i][0]!));
-    if (t2 !== null && baseline[i][1] !== null) d2.push(Math.abs(t2 - baseline[i][1]!));
+    if (t1 !== null && baseline[i][0] !== null) d1.push(t1 - baseline[i][0]!);
+    if (t2 !== null && baseline[i][1] !== null) d2.push(t2 - baseline[i][1]!);
   }
-  const med = (v: number[]) => (v.length ? [...v].sort((a, b) => a - b)[v.length >> 1] : null);
-  const p90 = (v: number[]) => (v.length ? [...v].sort((a, b) => a - b)[Math.floor(0.9 * (v.length - 1))] : null);
-  console.log(`synthetic ${base.length} tests, ${k.label}: |VT1 shift| median ${med(d1)} s, 90th percentile ${p90(d1)} s; |VT2 shift| median ${med(d2)} s, 90th ${p90(d2)} s; refused ${refused}`);
+  const abs = (v: number[]) => v.map(Math.abs).sort((a, b) => a - b);
+  const med = (v: number[]) => (v.length ? abs(v)[v.length >> 1] : null);
+  const p90 = (v: number[]) => (v.length ? abs(v)[Math.floor(0.9 * (v.length - 1))] : null);
+  // The mean signed shift tells a lag (every test moved the same way) from scatter.
+  const mean = (v: number[]) => (v.length ? Math.round(v.reduce((a, b) => a + b, 0) / v.length) : null);
+  console.log(
+    `synthetic ${base.length} tests, ${k.label}: |VT1 shift| median ${med(d1)} s, 90th percentile ${p90(d1)} s, mean signed ${mean(d1)} s; |VT2 shift| median ${med(d2)} s, 90th ${p90(d2)} s, mean signed ${mean(d2)} s; refused ${refused}`,
+  );
 }
