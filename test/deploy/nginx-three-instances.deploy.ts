@@ -217,6 +217,7 @@ describe('nginx in front of three instances on one Redis', function () {
 
     // The figures the README's Deploy section quotes.
     process.stdout.write(`      ${JSON.stringify(Object.fromEntries(Object.entries(outcome).map(([k, t]) => [k, { ok: t.ok, honest503: t.honest503, failed: t.failed, s: t.ms / 1000 }])))}\n`);
+    process.stdout.write(`      acknowledged uploads read back: ${acknowledged.length}\n`);
     for (const name of ['steady', 'rolling SIGTERM restart', 'Redis restarted']) {
       expect(outcome[name].failed, `${name}: ${JSON.stringify(outcome[name].failed)}${diagnostics()}`).to.deep.equal([]);
       expect(outcome[name].ok, `${name}: requests were served`).to.be.greaterThan(0);
