@@ -156,7 +156,10 @@ describe('nginx in front of three instances on one Redis', function () {
     let running = true;
     let sent = 0;
     const one = async (i: number): Promise<void> => {
-      const counted = phase;
+      // An outcome counts in the phase where it happens: a request sent during the rolling restart
+      // and cut by the SIGKILL that follows it is the SIGKILL's (counted by the phase that sent them,
+      // the killed instance's in-flight requests, by nginx's log, had landed in the restart's tally).
+      const counted = (): Tally => phase;
       try {
         const res =
           i % 2 === 0
@@ -164,12 +167,12 @@ describe('nginx in front of three instances on one Redis', function () {
             : await fetch(`${base}/v1/cpet/${id}/analyze`, { method: 'POST', headers, body: JSON.stringify({ analyses: ['vt'] }) });
         const body = (await res.json().catch(() => ({}))) as { cpet_id?: string };
         if (res.status === 200) {
-          counted.ok++;
+          counted().ok++;
           if (i % 2 === 0 && body.cpet_id) acknowledged.push(body.cpet_id);
-        } else if (res.status === 503 && res.headers.get('retry-after')) counted.honest503++;
-        else counted.failed.push(`${res.status} ${JSON.stringify(body).slice(0, 120)} at +${Date.now() - phaseStartedMs} ms`);
+        } else if (res.status === 503 && res.headers.get('retry-after')) counted().honest503++;
+        else counted().failed.push(`${res.status} ${JSON.stringify(body).slice(0, 120)} at +${Date.now() - phaseStartedMs} ms`);
       } catch (err) {
-        counted.failed.push(`${String((err as Error).cause ?? (err as Error).message)} at +${Date.now() - phaseStartedMs} ms`);
+        counted().failed.push(`${String((err as Error).cause ?? (err as Error).message)} at +${Date.now() - phaseStartedMs} ms`);
       }
     };
     const loops = Array.from({ length: CONCURRENCY }, async () => {
