@@ -6,8 +6,8 @@
 import { zipSync } from 'fflate';
 import { ServiceError } from '../errors.js';
 import { BoundedZip, unzipBounded } from './bounded-zip.js';
-import { checkSheetBudget } from './sheet-budget.js';
-import { readSheets } from './workbook.js';
+import { checkBiffBudget, checkSheetBudget } from './sheet-budget.js';
+import { biffStream, readSheets } from './workbook.js';
 import { openXlsx, type LazySheet } from './xlsx-sheets.js';
 
 /** Reading limits; a file that would pass them is refused, never read further. */
@@ -178,7 +178,11 @@ export class FileView {
 
   private readSheets(): Sheet[] | null {
     const container = this.container;
-    if (container === 'ole') return this.readWithSheetJs(this.bytes);
+    if (container === 'ole') {
+      const stream = biffStream(this.bytes);
+      if (stream) checkBiffBudget(stream, { max_sheet_cells: READ_LIMITS.max_sheet_cells });
+      return this.readWithSheetJs(this.bytes);
+    }
     if (container !== 'zip') return null;
     const zip = new BoundedZip(this.bytes, READ_LIMITS.max_uncompressed_bytes);
     if (!zip.entries.some((e) => e.name.startsWith('xl/'))) return null;

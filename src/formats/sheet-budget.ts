@@ -4,6 +4,8 @@
  * that stops at the caps, so a few hundred KB that inflate to 80 MB of tiny cells are refused in the
  * time it takes to inflate them, instead of pinning a worker for its whole task budget in a parser.
  * (fflate's streaming inflate would stop earlier but is several times slower than zlib on such data.)
+ * An .xls (BIFF) workbook is not compressed, so its bytes are bounded by the upload's; its cells are
+ * counted from the record headers of its workbook stream (checkBiffBudget), again before any parser.
  */
 import { inflateRawSync } from 'node:zlib';
 import { ServiceError } from '../errors.js';
@@ -89,4 +91,57 @@ export function checkSheetBudget(entries: readonly ZipEntry[], budget: SheetBudg
       });
     }
   }
+}
+
+/** BIFF records that hold one cell (BIFF5 and BIFF8: FORMULA, LABELSST, BLANK, NUMBER, LABEL, BOOLERR, RK, RSTRING). */
+const ONE_CELL_RECORDS = new Set([0x0006, 0x00fd, 0x0201, 0x0203, 0x0204, 0x0205, 0x027e, 0x00d6]);
+const MULRK = 0x00bd;
+const MULBLANK = 0x00be;
+const BOF = 0x0809;
+const BOUNDSHEET = 0x0085;
+
+/**
+ * Throws FILE_TOO_LARGE (the cell limit in context) when one sheet of a BIFF workbook stream holds more
+ * than `max_sheet_cells` cells. Each record's header gives its type and length, so the walk reads four
+ * bytes a record: MULRK (6 bytes a cell) and MULBLANK (2 bytes a cell) count every cell they hold. Each
+ * sheet is a substream from its BOF record, named by the BOUNDSHEET record that points at that offset
+ * ([MS-XLS] 2.4.28 and 2.4.21).
+ */
+export function checkBiffBudget(stream: Uint8Array, budget: Pick<SheetBudget, 'max_sheet_cells'>): void {
+  const view = new DataView(stream.buffer, stream.byteOffset, stream.byteLength);
+  const names = new Map<number, string>();
+  let sheet = 'workbook globals';
+  let sheets = 0;
+  let cells = 0;
+  for (let at = 0; at + 4 <= stream.length; ) {
+    const type = view.getUint16(at, true);
+    const length = view.getUint16(at + 2, true);
+    const body = at + 4;
+    if (body + length > stream.length) break;
+    if (type === BOF) {
+      sheet = names.get(at) ?? (sheets === 0 ? 'workbook globals' : `sheet ${sheets}`);
+      sheets++;
+      cells = 0;
+    } else if (type === BOUNDSHEET && length >= 8) {
+      names.set(view.getUint32(body, true), boundSheetName(stream, body, length));
+    } else if (ONE_CELL_RECORDS.has(type)) cells++;
+    else if (type === MULRK && length >= 6) cells += Math.floor((length - 6) / 6);
+    else if (type === MULBLANK && length >= 6) cells += Math.floor((length - 6) / 2);
+    if (cells > budget.max_sheet_cells) {
+      throw new ServiceError('FILE_TOO_LARGE', `Sheet ${sheet} of the workbook has more than ${budget.max_sheet_cells} cells; it is refused unread.`, {
+        max_sheet_cells: budget.max_sheet_cells,
+        where: { sheet },
+      });
+    }
+    at = body + length;
+  }
+}
+
+/** A BOUNDSHEET record's sheet name: a count, a BIFF8 high-byte flag, then the characters (latin-1 or UTF-16LE). */
+function boundSheetName(stream: Uint8Array, body: number, length: number): string {
+  const count = stream[body + 6];
+  const wide = (stream[body + 7] & 1) === 1;
+  const start = body + 8;
+  const end = Math.min(body + length, start + (wide ? 2 * count : count));
+  return Buffer.from(stream.subarray(start, end)).toString(wide ? 'utf16le' : 'latin1');
 }

@@ -3,7 +3,7 @@
  * npm registry (@e965/xlsx), since SheetJS serves its own releases from a CDN npm cannot install
  * from. Sheets come back as rows of cell values, in the workbook's sheet order.
  */
-import { read, utils, write, type WorkBook } from 'xlsx';
+import { CFB, read, utils, write, type WorkBook } from 'xlsx';
 
 export interface SheetRows {
   name: string;
@@ -38,4 +38,27 @@ export function writeWorkbook(sheets: readonly SheetRows[], bookType: 'xlsx' | '
     book.Sheets[sheet.name] = utils.aoa_to_sheet(sheet.data);
   }
   return write(book, { bookType, bookSST, type: 'buffer' }) as Buffer;
+}
+
+/** What SheetJS's compound-file reader gives for one stream (its package types CFB as `any`). */
+interface CompoundEntry {
+  content?: ArrayLike<number>;
+}
+
+/**
+ * The BIFF workbook stream of an OLE compound file (an .xls): `Workbook` (BIFF8) or `Book` (BIFF5),
+ * else null, also when the container cannot be read (the workbook reader that follows names why).
+ * Reading the container only follows its sector chains; no record is parsed.
+ */
+export function biffStream(bytes: Uint8Array): Uint8Array | null {
+  let entry: CompoundEntry | null = null;
+  try {
+    const container: unknown = CFB.read(bytes, { type: 'buffer' });
+    entry = (CFB.find(container, 'Workbook') ?? CFB.find(container, 'Book')) as CompoundEntry | null;
+  } catch {
+    return null;
+  }
+  const content = entry?.content;
+  if (!content) return null;
+  return content instanceof Uint8Array ? content : Uint8Array.from(content);
 }

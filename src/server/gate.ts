@@ -14,6 +14,7 @@ import { authenticate, rateLimit, type RateLimitState } from './access.js';
 import type { ServiceDeps } from './deps.js';
 import { sendError, validationError } from './errors.js';
 import { admitTicket, type AdmittedTicket } from './handlers/uploads.js';
+import { lingerOnClose } from './lingering-close.js';
 import { facts } from './request-log.js';
 import { sessionKey } from './web-session.js';
 
@@ -161,12 +162,16 @@ function announcesBody(req: Request): boolean {
  * An answer sent before the request's body was read in full (a missing key, a refused ticket, an
  * oversize or endless body, a body the route never parses) closes the connection: keeping it alive
  * would make Node read and drop the rest of a body nobody wanted, 24 MB of it for a keyless upload
- * and without end for an unterminated chunked one.
+ * and without end for an unterminated chunked one. The close lingers (lingering-close.ts) so the
+ * client reads the answer before the connection goes.
  */
 export const closeOnUnreadBody: RequestHandler = (req, res, next) => {
   const writeHead = res.writeHead;
   res.writeHead = function (this: Response, ...args: unknown[]) {
-    if (!req.complete && announcesBody(req) && !this.headersSent) this.setHeader('Connection', 'close');
+    if (!req.complete && announcesBody(req) && !this.headersSent) {
+      this.setHeader('Connection', 'close');
+      lingerOnClose(req.socket);
+    }
     return (writeHead as (...a: unknown[]) => Response).apply(this, args);
   } as typeof res.writeHead;
   next();

@@ -255,7 +255,10 @@ function unreachable(err: unknown): unknown {
     UNREACHABLE.has(e?.constructor?.name ?? '') ||
     UNREACHABLE.has(e?.name ?? '') ||
     ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(e?.code ?? '') ||
-    /not connected|client is closed|client is offline|Command timeout|queue is full/i.test(e?.message ?? '');
+    /not connected|client is closed|client is offline|Command timeout|queue is full/i.test(e?.message ?? '') ||
+    // A Redis that is up but not serving yet (reading its append-only file after a restart) refuses
+    // every command with LOADING before running it; the deployment test met it on every Redis restart.
+    /^LOADING\b/.test(e?.message ?? '');
   return down ? serviceUnavailable('The shared store (Redis) did not answer in time; nothing was changed by this request. Retry shortly.', 'store_unavailable', 2) : err;
 }
 

@@ -53,8 +53,11 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-/** Starts `node scripts/start.mjs src/main` with `env` on a free port (or env.PORT, to restart in place); resolves once /health answers. */
-export async function startServer(env: Record<string, string> = {}, dataDir = scratchDir('cpet-proc-')): Promise<ServerProcess> {
+/**
+ * Starts `node scripts/start.mjs src/main` with `env` on a free port (or env.PORT, to restart in place);
+ * resolves once /health answers, failing after `answerWithinMs`.
+ */
+export async function startServer(env: Record<string, string> = {}, dataDir = scratchDir('cpet-proc-'), answerWithinMs = 60_000): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), 'src/main'], {
     cwd: ROOT,
@@ -70,7 +73,7 @@ export async function startServer(env: Record<string, string> = {}, dataDir = sc
   });
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? String(signal))));
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + answerWithinMs;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited before answering:\n${out}`);
     try {
@@ -80,7 +83,7 @@ export async function startServer(env: Record<string, string> = {}, dataDir = sc
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the server did not answer /health within 60 s:\n${out}`);
+      throw new Error(`the server did not answer /health within ${answerWithinMs / 1000} s:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
