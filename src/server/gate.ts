@@ -140,11 +140,13 @@ export function gate(api: OpenAPIBackend, deps: ServiceDeps): RequestHandler {
       let i = 0;
       const step = (err?: unknown): void => {
         if (refused) return;
-        if (err && body.tooLarge === 'body' && (err as { type?: string }).type === 'entity.too.large') return next(tooLarge(body, received));
-        if (err) return next(err);
-        const parser = body.parsers[i++];
-        if (!parser) return next();
-        parser(req, res, step);
+        if (err && body.tooLarge === 'body' && (err as { type?: string }).type === 'entity.too.large') next(tooLarge(body, received));
+        else if (err) next(err);
+        else {
+          const parser = body.parsers[i++];
+          if (parser) parser(req, res, step);
+          else next();
+        }
       };
       step();
     } catch (err) {

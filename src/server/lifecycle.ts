@@ -146,9 +146,15 @@ export async function serve(service: Service, port: number, host: string): Promi
  */
 export function drainRefusal(deps: ServiceDeps) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (!deps.lifecycle.draining) return next();
+    if (!deps.lifecycle.draining) {
+      next();
+      return;
+    }
     res.setHeader('Connection', 'close');
-    if (req.method === 'GET' && (req.path === '/health' || req.path === '/ready')) return next();
+    if (req.method === 'GET' && (req.path === '/health' || req.path === '/ready')) {
+      next();
+      return;
+    }
     const refuse = (): void => {
       if (!res.headersSent) sendError(res, serviceUnavailable('The service is shutting down; retry on another instance.', 'shutting_down', DRAIN_RETRY_AFTER_S));
     };
