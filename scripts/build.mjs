@@ -1,7 +1,7 @@
 // `npm run build`: compiles the service into dist/, a mirror of the project root that runs on plain
-// Node with the production dependencies only (no tsx). Each TypeScript file of src/, formats/,
-// analyses/, web/*.ts and scripts/keys.ts becomes one JavaScript file at the same relative path
-// (esbuild transforms file by file; `npm run typecheck` is the type check), and what the service
+// Node with the production dependencies only (no tsx). Each TypeScript file of src/, the plugin
+// kit's entry (packages/plugin-kit/src/), formats/, analyses/, web/*.ts and scripts/keys.ts becomes
+// one JavaScript file at the same relative path (esbuild transforms file by file; `npm run typecheck` is the type check), and what the service
 // reads at run time is copied beside it: the OpenAPI document, the model cards and weights, the web
 // page's sources (bundled at start, as from the source tree), the worker entry and package.json.
 // Plain JavaScript, so it runs before anything is compiled. dist/.build-stamp fingerprints the
@@ -17,7 +17,7 @@ export const DIST = join(ROOT, 'dist');
 export const STAMP = join(DIST, '.build-stamp');
 
 /** Compiled: every .ts under these folders (tests, fixtures and declaration files excepted). */
-const COMPILED_TREES = ['src', 'formats', 'analyses'];
+const COMPILED_TREES = ['src', 'packages/plugin-kit/src', 'formats', 'analyses'];
 const COMPILED_FILES = ['scripts/keys.ts', 'web/build.ts'];
 /** Copied as they are. */
 const COPIED = ['openapi', 'models', 'web/page', 'web/client', 'clients/typescript/src', 'src/workers/worker.mjs', 'src/plugin-kit/resolve-hooks.mjs', 'package.json'];

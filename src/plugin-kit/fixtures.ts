@@ -44,7 +44,7 @@ export function listFixtureCases(formatDir: string): FixtureCase[] {
 
 /** Every fixture case of the formats this service ships (its formats/ folder). */
 export function builtInFixtureCases(): FixtureCase[] {
-  const root = join(PROJECT_ROOT, 'formats');
+  const root = serviceFormats('checkClaimsNoOtherFixture needs the cases to compare with');
   return readdirSync(root, { withFileTypes: true })
     .filter((e) => e.isDirectory())
     .map((e) => e.name)
@@ -118,6 +118,17 @@ export function checkClaimsNoOtherFixture(plugin: FormatPlugin, cases: readonly 
 
 /** The service's own formats with the plugin in place of any format of the same id. */
 async function competingPlugins(plugin: FormatPlugin): Promise<FormatPlugin[]> {
+  serviceFormats('checkFixture needs options.plugins, the formats to compete with');
   const installed = (await loadPlugins()).formats;
   return [...installed.filter((p) => p.meta.id !== plugin.meta.id), plugin];
+}
+
+/**
+ * The service's formats/ folder. The kit installed on its own (the cpet-plugin-kit package, outside
+ * the service) has none, and comparing a plugin with no other format would pass vacuously.
+ */
+function serviceFormats(outside: string): string {
+  const root = join(PROJECT_ROOT, 'formats');
+  if (!existsSync(root)) throw new Error(`the service's formats are not here (${root}): outside the service, ${outside}`);
+  return root;
 }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect } from 'chai';
 import { PROJECT_ROOT } from '../../src/plugins.js';
-import * as kit from '../../src/plugin-kit/index.js';
+import * as kit from '../../packages/plugin-kit/src/index.js';
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -12,12 +12,27 @@ function sources(dir: string): string[] {
   });
 }
 
-describe('the plugin kit (cpet-analysis-service/plugin)', () => {
-  it('is the package entry point ./plugin, resolving to the kit the sources hold', async () => {
+describe('the plugin kit (cpet-plugin-kit, the service export cpet-analysis-service/plugin)', () => {
+  it("is the service's entry point ./plugin, resolving to the kit package's sources", async () => {
     const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { default: string; types: string }> };
-    expect(pkg.exports['./plugin']).to.deep.equal({ types: './src/plugin-kit/index.ts', default: './src/plugin-kit/index.ts' });
+    expect(pkg.exports['./plugin']).to.deep.equal({ types: './packages/plugin-kit/src/index.ts', default: './packages/plugin-kit/src/index.ts' });
     const byName = await import('cpet-analysis-service/plugin');
     expect(Object.keys(byName).sort()).to.deep.equal(Object.keys(kit).sort());
+  });
+
+  it('is the same module by its package name in the repository, so a walkthrough plugin and the service share one Recording', async () => {
+    const byPackage = await import('cpet-plugin-kit');
+    const byService = await import('cpet-analysis-service/plugin');
+    expect(byPackage.FileView).to.equal(byService.FileView);
+    expect(byPackage.buildRecording).to.equal(byService.buildRecording);
+  });
+
+  it("declares as the package's dependencies the npm packages the service's own copy resolves, at the same versions", () => {
+    const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { name: string; dependencies: Record<string, string> };
+    const service = read(join(PROJECT_ROOT, 'package.json'));
+    const own = read(join(PROJECT_ROOT, 'packages', 'plugin-kit', 'package.json'));
+    expect(own.name).to.equal('cpet-plugin-kit');
+    for (const [name, range] of Object.entries(own.dependencies)) expect(range, name).to.equal(service.dependencies[name]);
   });
 
   it('holds the contract, the Recording builder, the refusals, the table layer and the fixture checks', () => {

@@ -17,6 +17,8 @@ import { installWalkthroughPackage, walkthroughFiles, write } from './walkthroug
 const run = promisify(execFile);
 const ID = 'acme-cart-csv';
 const PACKAGE = 'acme-cart-csv-format';
+/** The walkthrough's files that only its npm package has (a folder under formats/ is the service's). */
+const PACKAGE_ONLY = new Set(['package.json', 'tsconfig.json']);
 
 describe('a new format plugin, as docs/plugins.md writes it', function () {
   this.timeout(180_000);
@@ -36,6 +38,7 @@ describe('a new format plugin, as docs/plugins.md writes it', function () {
         `formats/${ID}/parse.ts`,
         `test/formats/${ID}.test.ts`,
         'package.json',
+        'tsconfig.json',
       ].sort(),
     );
   });
@@ -48,7 +51,7 @@ describe('a new format plugin, as docs/plugins.md writes it', function () {
 
   describe('as one new folder', () => {
     before(() => {
-      for (const [path, text] of files) if (path !== 'package.json') write(join(root, path), text);
+      for (const [path, text] of files) if (!PACKAGE_ONLY.has(path)) write(join(root, path), text);
     });
 
     it('is discovered from its folder alone and reads the example file with the units row applied', async () => {
