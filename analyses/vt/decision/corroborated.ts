@@ -29,7 +29,7 @@ import type { PreparedTest } from '../preprocess.js';
 import type { DomainCurves } from './curves.js';
 import type { DecisionRule } from './rule.js';
 import { stepIndex } from './step-fit.js';
-import { endCompensation, type CompensationSign, type EndCompensation } from './end-compensation.js';
+import { AGREE_S, endCompensation, type CompensationSign, type EndCompensation } from './end-compensation.js';
 import { readSpan } from '../read-span.js';
 import { exerciseEndIndex } from '../exercise-end.js';
 
@@ -173,7 +173,10 @@ function corroboratedRule(id: string, readToEnd: boolean, gasesFirst = false): D
         vt1: vt1.placed,
         vt2: vt2.placed,
         evidence: { ...evidence, vt1: vt1.evidence, vt2: vt2.evidence },
-        notes: [placementNote('VT1', vt1.evidence.placed_by), placementNote('VT2', vt2.evidence.placed_by, vt2.evidence.model_crossing_s)].filter((n): n is string => n !== null),
+        notes: [
+          placementNote('VT1', vt1.evidence.placed_by),
+          placementNote('VT2', vt2.evidence.placed_by, vt2.evidence.model_crossing_s, vt2.placed === null ? null : test.t0_s + vt2.placed.index),
+        ].filter((n): n is string => n !== null),
       };
     },
   };
@@ -197,11 +200,13 @@ export const gasesFirst = corroboratedRule('gases-first', true, true);
  * `npm run evaluate` a threshold the landmarks joined was read closer than one the curves placed alone,
  * so a reader should know which one they have.
  */
-function placementNote(name: 'VT1' | 'VT2', by: ThresholdEvidence['placed_by'], crossing_s: number | null = null): string | null {
+function placementNote(name: 'VT1' | 'VT2', by: ThresholdEvidence['placed_by'], crossing_s: number | null = null, placed_s: number | null = null): string | null {
+  // Gases and a crossing within AGREE_S of each other corroborate one another, as landmarks joining a crossing do: no note.
+  if (by === 'gases at the end of the test' && crossing_s !== null && placed_s !== null && Math.abs(crossing_s - placed_s) <= AGREE_S) return null;
   if (by === 'model')
     return `${name} rests on the model's curves alone: no accepted classic landmark fell where the curves are undecided, so nothing corroborated it (evidence.${name.toLowerCase()}).`;
   if (by === 'gases at the end of the test' && crossing_s !== null)
-    return `${name} was placed from the gases over the end of the test (VE/VCO2 rising, PetCO2 falling, VE steepening against VCO2; at least two agreeing), not at the model's crossing at ${crossing_s} s: the model reads the gases scaled over the test, and its curves cross early when the test ends soon after ${name} (evidence.${name.toLowerCase()}.compensation).`;
+    return `${name} was read from the gases at the end of the test (two compensation signs agreeing), not at the model's crossing at ${crossing_s} s (evidence.${name.toLowerCase()}.compensation).`;
   if (by === 'gases at the end of the test')
     return `${name} was placed from the gases over the end of the test (VE/VCO2 rising, PetCO2 falling, VE steepening against VCO2; at least two agreeing): the test ended too soon after it for the model's curves to cross (evidence.${name.toLowerCase()}.compensation).`;
   if (by === 'landmarks (the curves end undecided)')

@@ -50,6 +50,14 @@ describe('the gases-first decision rule (gandalf v1.3.0)', () => {
     expect(readToEnd.decide(curves(vt1Truth, early), input, {}).vt2?.index).to.not.equal(ec.index);
   });
 
+  it('adds no note where the gases and the curves agree (within 45 s): each corroborates the other', () => {
+    const d = gasesFirst.decide(curves(vt1Truth, vt2Truth), input, {});
+    const ev = (d.evidence as { vt2: Ev }).vt2;
+    expect(ev.placed_by).to.equal('gases at the end of the test');
+    expect(Math.abs((ev.model_crossing_s as number) - (t0 + (d.vt2?.index as number)))).to.be.at.most(45);
+    expect(d.notes?.some((note) => note.startsWith('VT2'))).to.equal(false);
+  });
+
   it('reads as read-to-end where the gases show no compensation', () => {
     const test = { ...checked.test, ve: Float64Array.from(checked.test.vco2, (v) => 0.03 * v), petco2: new Float64Array(n).fill(40) };
     const flat = { ...input, test } as EngineInput;
