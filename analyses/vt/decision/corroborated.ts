@@ -29,7 +29,7 @@ import type { PreparedTest } from '../preprocess.js';
 import type { DomainCurves } from './curves.js';
 import type { DecisionRule } from './rule.js';
 import { stepIndex } from './step-fit.js';
-import { endCompensation, type CompensationSign } from './end-compensation.js';
+import { AGREE_S, endCompensation, type CompensationSign, type EndCompensation } from './end-compensation.js';
 import { readSpan } from '../read-span.js';
 import { exerciseEndIndex } from '../exercise-end.js';
 
@@ -125,7 +125,7 @@ const notReached = (): ThresholdEvidence => ({ placed_by: 'not reached', model_c
  * classic landmarks as corroborated does, and where the evidence is still rising at the last second it
  * says so (`not assessable`, at_or_after_s) instead of "not reached".
  */
-function corroboratedRule(id: string, readToEnd: boolean): DecisionRule {
+function corroboratedRule(id: string, readToEnd: boolean, gasesFirst = false): DecisionRule {
   return {
     id,
     decide(curves: DomainCurves, { rec, test, exercise_start_index: onset }: EngineInput, engineEvidence) {
@@ -160,7 +160,10 @@ function corroboratedRule(id: string, readToEnd: boolean): DecisionRule {
       const from2 = vt1.placed.index + MIN_VT_GAP_S;
       const c2 = from2 < last ? stepIndex(m2, from2) : null;
       let vt2: { placed: PlacedThreshold | null; evidence: ThresholdEvidence };
-      if (c2 !== null) {
+      const gases = gasesFirst ? endCompensation(test, from2, end) : null;
+      if (gases !== null && gases.index !== null) {
+        vt2 = byGases(test, gases, c2, classic.vt2_evidence);
+      } else if (c2 !== null) {
         const zone2 = zoneAround(m2, c2, from2, last);
         vt2 = corroborate(test, c2, zone2, classic.vt2_evidence, 0);
       } else {
@@ -170,7 +173,10 @@ function corroboratedRule(id: string, readToEnd: boolean): DecisionRule {
         vt1: vt1.placed,
         vt2: vt2.placed,
         evidence: { ...evidence, vt1: vt1.evidence, vt2: vt2.evidence },
-        notes: [placementNote('VT1', vt1.evidence.placed_by), placementNote('VT2', vt2.evidence.placed_by)].filter((n): n is string => n !== null),
+        notes: [
+          placementNote('VT1', vt1.evidence.placed_by),
+          placementNote('VT2', vt2.evidence.placed_by, vt2.evidence.model_crossing_s, vt2.placed === null ? null : test.t0_s + vt2.placed.index),
+        ].filter((n): n is string => n !== null),
       };
     },
   };
@@ -178,15 +184,29 @@ function corroboratedRule(id: string, readToEnd: boolean): DecisionRule {
 
 export const corroborated = corroboratedRule('corroborated', false);
 export const readToEnd = corroboratedRule('read-to-end', true);
+/**
+ * gandalf v1.3.0: read-to-end, with VT2 read from the gases at the end of the test first. The respiratory
+ * compensation point is defined by the gases (Beaver, Wasserman & Whipp 1986; Whipp, Davis & Wasserman
+ * 1989) and the fit reads them in their own units, whereas the model reads each channel min-max scaled
+ * over the test: a test that ends sooner after VT2 than the model's training tests did (the Oxynet
+ * database's VT2-to-end: median 115 s on its 180 tests with rest, 186 s on its 48 ramps, 10th percentile
+ * 56 s; scripts/train/oxynet-summaries) has a narrower range, every second reads nearer its top, and the
+ * curves cross early. The curves place VT2 only where the gases show no agreeing compensation.
+ */
+export const gasesFirst = corroboratedRule('gases-first', true, true);
 
 /**
  * Says in words when a threshold rests on one kind of evidence. On every held-out cohort of
  * `npm run evaluate` a threshold the landmarks joined was read closer than one the curves placed alone,
  * so a reader should know which one they have.
  */
-function placementNote(name: 'VT1' | 'VT2', by: ThresholdEvidence['placed_by']): string | null {
+function placementNote(name: 'VT1' | 'VT2', by: ThresholdEvidence['placed_by'], crossing_s: number | null = null, placed_s: number | null = null): string | null {
+  // Gases and a crossing within AGREE_S of each other corroborate one another, as landmarks joining a crossing do: no note.
+  if (by === 'gases at the end of the test' && crossing_s !== null && placed_s !== null && Math.abs(crossing_s - placed_s) <= AGREE_S) return null;
   if (by === 'model')
     return `${name} rests on the model's curves alone: no accepted classic landmark fell where the curves are undecided, so nothing corroborated it (evidence.${name.toLowerCase()}).`;
+  if (by === 'gases at the end of the test' && crossing_s !== null)
+    return `${name} was read from the gases at the end of the test (two compensation signs agreeing), not at the model's crossing at ${crossing_s} s (evidence.${name.toLowerCase()}.compensation).`;
   if (by === 'gases at the end of the test')
     return `${name} was placed from the gases over the end of the test (VE/VCO2 rising, PetCO2 falling, VE steepening against VCO2; at least two agreeing): the test ended too soon after it for the model's curves to cross (evidence.${name.toLowerCase()}.compensation).`;
   if (by === 'landmarks (the curves end undecided)')
@@ -224,6 +244,24 @@ function stillRising(ps: Float64Array, from: number, last: number): boolean {
   return last >= from && ps[last] - ps[Math.max(from, last - 60)] >= STILL_RISING;
 }
 
+/** VT2 placed by the respiratory compensation the gases show (gases-first), the curves' crossing kept as evidence. */
+function byGases(test: PreparedTest, ec: EndCompensation, crossing: number | null, criteria: CriterionEvidence[]): { placed: PlacedThreshold; evidence: ThresholdEvidence } {
+  return {
+    placed: { index: ec.index as number },
+    evidence: {
+      placed_by: 'gases at the end of the test',
+      model_crossing_s: crossing === null ? null : test.t0_s + crossing,
+      zone_s: [test.t0_s + ec.span[0], test.t0_s + ec.span[1]],
+      landmarks: describe(test, criteria, () => false, 0),
+      compensation: compensationEvidence(test, ec),
+    },
+  };
+}
+
+function compensationEvidence(test: PreparedTest, ec: EndCompensation): NonNullable<ThresholdEvidence['compensation']> {
+  return ec.signs.map((s) => ({ sign: s.sign, time_s: s.index === null ? null : test.t0_s + s.index, accepted: s.accepted, why: s.why }));
+}
+
 /**
  * read-to-end's VT2 when the curves give no crossing: the respiratory compensation from the gases at
  * the end of the test; else the classic landmarks over the end (undecidedEnd); else, when the severe
@@ -232,7 +270,7 @@ function stillRising(ps: Float64Array, from: number, last: number): boolean {
  */
 function endOfTest(test: PreparedTest, ps: Float64Array, from: number, last: number, end: number, criteria: CriterionEvidence[]): { placed: PlacedThreshold | null; evidence: ThresholdEvidence } {
   const ec = endCompensation(test, from, end);
-  const compensation = ec.signs.map((s) => ({ sign: s.sign, time_s: s.index === null ? null : test.t0_s + s.index, accepted: s.accepted, why: s.why }));
+  const compensation = compensationEvidence(test, ec);
   const zone: [number, number] = [test.t0_s + ec.span[0], test.t0_s + ec.span[1]];
   if (ec.index !== null) {
     return {

@@ -20,7 +20,7 @@ const SPAN_S = 180;
 /** Share of a single line's residual the hinge must remove for the sign to count. */
 const MIN_EXPLAINED = 0.5;
 /** Accepted breaks farther apart than this are not the same event. */
-const AGREE_S = 45;
+export const AGREE_S = 45;
 
 export interface CompensationSign {
   sign: 'VE/VCO2 rises' | 'PetCO2 falls' | 'VE steepens against VCO2';
