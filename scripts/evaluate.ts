@@ -254,7 +254,8 @@ for (const model of models) {
   const evaluated: CohortEvaluation[] = [];
   for (const c of cohorts) {
     placements[c.cohort] = { vt1: new Map(), vt2: new Map() };
-    evaluated.push(await evaluateCohort(model, c, (refusals[c.cohort] = {}), placements[c.cohort]));
+    refusals[c.cohort] = {};
+    evaluated.push(await evaluateCohort(model, c, refusals[c.cohort], placements[c.cohort]));
   }
   const { cohort: realCohort, errors } = await evaluateReal(model);
   evaluated.push(realCohort);
@@ -321,7 +322,9 @@ for (const r of results) {
 }
 
 console.log('\n## real labelled tests: VO2 error (estimate minus expert, mL/min)');
-real.forEach((r, i) => console.log(`test ${i + 1}: ${r.id}`));
+real.forEach((r, i) => {
+  console.log(`test ${i + 1}: ${r.id}`);
+});
 console.log(`${''.padEnd(width)}  ${real.map((_, i) => `test ${i + 1} VT1    VT2`.padStart(20)).join('  ')}  mean |err|  max |err|`);
 for (const r of results) {
   const all = r.realErrors.flatMap((e) => [e.vt1, e.vt2]);
@@ -406,7 +409,6 @@ if (def) console.log(defaultReading(results.find((r) => r.model === def) ?? resu
 
 if (write) {
   for (const r of results) {
-    const { name, version } = r.model.card;
     const cardPath = join(r.model.dir, 'card.json');
     const card = JSON.parse(readFileSync(cardPath, 'utf8')) as ModelCard;
     await recordReplay(r.model, card);
