@@ -4,16 +4,7 @@ import { gasesFirst, readToEnd } from '../../../../analyses/vt/decision/corrobor
 import { endCompensation } from '../../../../analyses/vt/decision/end-compensation.js';
 import type { EngineInput } from '../../../../analyses/vt/engines/engine.js';
 import { exerciseEndIndex } from '../../../../analyses/vt/exercise-end.js';
-import { checkInput } from '../../../../analyses/vt/input-check.js';
-import { generateSampleTest } from '../../../../src/synthetic/sample.js';
-
-const sample = generateSampleTest(false);
-const check = checkInput(sample.recording, ['VO2', 'VCO2', 'VE', 'PetO2', 'PetCO2']);
-if (!check.ok) throw new Error('the sample must pass the input check');
-const checked = check;
-const input = { model: null, rec: sample.recording, test: checked.test, exercise_start_index: checked.exercise_start_index } as unknown as EngineInput;
-const t0 = checked.test.t0_s;
-const n = checked.test.n;
+import { checked, input, n, sample, t0 } from './sample-input.js';
 const end = exerciseEndIndex(sample.recording, checked.test);
 
 /** Curves that leave moderate at `vt1` and reach severe at `vt2` (grid indices), read to the last second of exercise. */
