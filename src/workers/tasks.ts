@@ -51,15 +51,21 @@ interface Loaded {
   metrics: MetricRegistry;
 }
 
-let loaded: Promise<Loaded> | null = null;
+/** Per thread, by the plugin packages asked for: a warm-up with none must not hide a task's packages. */
+const loaded = new Map<string, Promise<Loaded>>();
 
-/** Plugins and the metric registry, loaded once per thread. */
+/** Plugins and the metric registry, loaded once per thread and list of plugin packages. */
 export function loadRegistries(packages: string[] = []): Promise<Loaded> {
-  loaded ??= loadPlugins({ packages }).then((plugins) => ({
-    plugins,
-    metrics: createMetricRegistry(plugins.analyses.flatMap((a) => a.metrics ?? [])),
-  }));
-  return loaded;
+  const key = JSON.stringify(packages);
+  let registries = loaded.get(key);
+  if (!registries) {
+    registries = loadPlugins({ packages }).then((plugins) => ({
+      plugins,
+      metrics: createMetricRegistry(plugins.analyses.flatMap((a) => a.metrics ?? [])),
+    }));
+    loaded.set(key, registries);
+  }
+  return registries;
 }
 
 /**

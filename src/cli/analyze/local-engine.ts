@@ -33,6 +33,7 @@ export async function createLocalEngine(choices: AnalyzeChoices, packages: strin
     taskTimeoutMs: OPERATIONS_DEFAULTS.taskTimeoutMs,
     workerMemoryMb: OPERATIONS_DEFAULTS.workerMemoryMb,
     queueLimit: OPERATIONS_DEFAULTS.workerQueueLimit,
+    packages,
   });
   const request = { model: choices.model ?? null, model_version: choices.model_version ?? null, medications: null, key: { tier: 'research' as const, allowed_models: null }, surface: 'api' as const };
 
