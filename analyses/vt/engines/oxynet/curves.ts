@@ -25,6 +25,8 @@
  */
 import { channel, type Recording } from '../../../../src/recording/recording.js';
 import type { DomainCurves } from '../../decision/curves.js';
+import { type ScalingRange, SCALING_RANGES } from '../../card.js';
+import { endCompensation } from '../../decision/end-compensation.js';
 import { exerciseEndIndex } from '../../exercise-end.js';
 import type { PreparedTest } from '../../preprocess.js';
 import type { RegisteredModel } from '../../registry.js';
@@ -32,7 +34,8 @@ import { InferenceError } from '../onnx-session.js';
 import type * as ort from 'onnxruntime-node';
 import { runOxynet } from './run.js';
 import { BREATH_FILTER_SIZE, upstreamSeries, type OneHzSeries } from './upstream.js';
-import { buildWindows, minMaxScale, OXYNET_CHANNELS, WINDOW_S } from './windows.js';
+import { referenceRanges } from './reference-range.js';
+import { buildWindows, minMaxScale, OXYNET_CHANNELS, rangeScale, WINDOW_S } from './windows.js';
 
 /** What the card fixes about reading the model (`preprocessing` of a card whose engine is oxynet-cnn). */
 export interface OxynetReading {
@@ -51,6 +54,8 @@ export interface OxynetReading {
    * the VO2 peak to the last second of exercise (exercise-end.ts), so the curves reach the last breath.
    */
   tail?: 'none' | 'edge_padded';
+  /** The range each channel is scaled over (card.ts scalingRangeOf); absent: the measured span. */
+  scaling_range?: ScalingRange;
 }
 
 /** The reading a card names; throws an InferenceError when it is missing or malformed. */
@@ -65,10 +70,11 @@ export function readingOf(model: RegisteredModel): OxynetReading {
     cols !== undefined &&
     [cols.moderate, cols.heavy, cols.severe].sort().join() === '0,1,2' &&
     (p.output_reading === 'entered_domain' || p.output_reading === 'pairwise') &&
-    (p.tail === undefined || p.tail === 'none' || p.tail === 'edge_padded');
+    (p.tail === undefined || p.tail === 'none' || p.tail === 'edge_padded') &&
+    (p.scaling_range === undefined || (SCALING_RANGES as readonly unknown[]).includes(p.scaling_range));
   if (!valid)
     throw new InferenceError(
-      `model ${model.card.name} ${model.card.version}: its card does not fix stride_s, row_time_offset_s, output_columns and output_reading (and tail, if named, is none or edge_padded)`,
+      `model ${model.card.name} ${model.card.version}: its card does not fix stride_s, row_time_offset_s, output_columns and output_reading (and tail, if named, is none or edge_padded; scaling_range, if named, one of ${SCALING_RANGES.join(', ')})`,
     );
   return p as OxynetReading;
 }
@@ -121,6 +127,18 @@ function breathSpanMean(series: OneHzSeries, rec: Recording): Float64Array[] {
   });
 }
 
+/**
+ * The respiratory compensation the end-of-test gases show (end-compensation.ts, from the exercise onset to
+ * `spanEnd`), as an index of the series' seconds from..to; null when they show none.
+ */
+function compensationIndex(test: PreparedTest, onset: number, spanEnd: number, time_s: ArrayLike<number>, from: number, to: number): number | null {
+  const found = endCompensation(test, onset, spanEnd - test.t0_s, 'clear_petco2_first').index;
+  if (found === null) return null;
+  let k = from;
+  while (k < to && time_s[k] < test.t0_s + found) k++;
+  return k - from;
+}
+
 /** The series with its last value repeated `extra` more times. */
 function edgePadded(values: Float64Array, extra: number): Float64Array {
   const out = new Float64Array(values.length + extra);
@@ -130,7 +148,7 @@ function edgePadded(values: Float64Array, extra: number): Float64Array {
 }
 
 /** Runs the model over the span and returns per-second curves on the test's grid. */
-export async function oxynetCurves(session: ort.InferenceSession, rec: Recording, test: PreparedTest, reading: OxynetReading): Promise<OxynetCurves> {
+export async function oxynetCurves(session: ort.InferenceSession, rec: Recording, test: PreparedTest, reading: OxynetReading, onset: number): Promise<OxynetCurves> {
   const raw = upstreamSeries(rec);
   const series: OneHzSeries = raw.input === 'breath_by_breath' ? raw : { ...raw, channels: breathSpanMean(raw, rec) };
   // Series seconds inside the analysed span [t0_s, t0_s + end_index]; a reading of the tail runs on to the last second of exercise.
@@ -143,7 +161,11 @@ export async function oxynetCurves(session: ort.InferenceSession, rec: Recording
   if (length < WINDOW_S + reading.stride_s) throw new Error(`the span holds ${length} s of all five channels; the model needs at least ${WINDOW_S + reading.stride_s}`);
   const padded = reading.tail === 'edge_padded';
   // Scaling reads the measured span only; the padding repeats its last second, so it never moves the range.
-  const scaled = series.channels.map((c, i) => minMaxScale(c.subarray(from, to + 1), OXYNET_CHANNELS[i])).map((c) => (padded ? edgePadded(c, WINDOW_S - 1) : c));
+  const measured = series.channels.map((c) => c.subarray(from, to + 1));
+  const ranges = reading.scaling_range === 'reference_tail' ? referenceRanges(measured, compensationIndex(test, onset, spanEnd, series.time_s, from, to)) : null;
+  const scaled = measured
+    .map((c, i) => (ranges ? rangeScale(c, ranges[i][0], ranges[i][1], OXYNET_CHANNELS[i]) : minMaxScale(c, OXYNET_CHANNELS[i])))
+    .map((c) => (padded ? edgePadded(c, WINDOW_S - 1) : c));
   const starts: number[] = [];
   for (let s = 0; s + WINDOW_S <= length; s += reading.stride_s) starts.push(s);
   const full = starts.length;

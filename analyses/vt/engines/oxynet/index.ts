@@ -7,12 +7,12 @@ export const oxynetCnn: Engine = {
   id: 'oxynet-cnn',
   family: 'learned',
   answers: 'curves',
-  async run({ model, rec, test }) {
+  async run({ model, rec, test, exercise_start_index }) {
     const reading = readingOf(model);
     const session = await loadedSession(model);
     let r;
     try {
-      r = await oxynetCurves(session, rec, test, reading);
+      r = await oxynetCurves(session, rec, test, reading, exercise_start_index);
     } catch (err) {
       throw new InferenceError(`model ${model.card.name} ${model.card.version} could not run on this recording: ${(err as Error).message}`);
     }
