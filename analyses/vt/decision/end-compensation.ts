@@ -30,8 +30,8 @@ export const CLEAR_PETCO2_EXPLAINED = 0.8;
 /**
  * How the signs place the compensation: `two_agreeing` (gandalf v1.2.0, v1.3.0) needs two accepted signs
  * within AGREE_S; `clear_petco2_first` takes a PetCO2 fall that explains CLEAR_PETCO2_EXPLAINED of a line's
- * residual on its own, then two agreeing signs, then, where no sign accepts, a PetCO2 turn down in the last
- * LATE_S seconds (the end of isocapnic buffering is where PetCO2 starts to fall: Whipp, Davis & Wasserman 1989).
+ * residual on its own, then two agreeing signs, then a PetCO2 turn down in the last LATE_S seconds, accepted or
+ * not (the end of isocapnic buffering is where PetCO2 starts to fall: Whipp, Davis & Wasserman 1989).
  */
 export type CompensationReading = 'two_agreeing' | 'clear_petco2_first';
 /** A break at most this long before the last second (twice MIN_AFTER_S) is read as late (`clear_petco2_first`). */
@@ -175,11 +175,6 @@ export function endCompensation(test: PreparedTest, from: number, end: number, r
   if (reading === 'clear_petco2_first' && signs[1].accepted && (petco2 as Hinge).explained >= CLEAR_PETCO2_EXPLAINED) {
     return { index: (petco2 as Hinge).k, span: [lo, hi], signs, placed_by: 'a clear PetCO2 fall' };
   }
-  // A break LATE_S or less before the last second has too few seconds after it to explain MIN_EXPLAINED of a
-  // line's residual, even when PetCO2 does turn down: where no sign accepts, such a turn is the compensation.
-  if (reading === 'clear_petco2_first' && petco2 !== null && hi - petco2.k <= LATE_S && petco2.slopeAfter < petco2.slopeBefore && petco2.slopeAfter < 0 && !signs.some((x) => x.accepted)) {
-    return { index: petco2.k, span: [lo, hi], signs, placed_by: 'a late PetCO2 fall' };
-  }
   const accepted = signs
     .filter((s) => s.accepted)
     .map((s) => s.index as number)
@@ -190,5 +185,12 @@ export function endCompensation(test: PreparedTest, from: number, end: number, r
     const agreeing = accepted.filter((k) => Math.abs(k - median) <= AGREE_S);
     if (agreeing.length >= 2) index = median;
   }
-  return { index, span: [lo, hi], signs, ...(reading === 'clear_petco2_first' && index !== null ? { placed_by: 'two signs agreeing' as const } : {}) };
+  if (reading === 'two_agreeing') return { index, span: [lo, hi], signs };
+  if (index !== null) return { index, span: [lo, hi], signs, placed_by: 'two signs agreeing' };
+  // A break LATE_S or less before the last second has too few seconds after it to explain MIN_EXPLAINED of a
+  // line's residual, however clearly PetCO2 turns down: with no two signs agreeing, such a turn is the compensation.
+  if (petco2 !== null && hi - petco2.k <= LATE_S && petco2.slopeAfter < petco2.slopeBefore && petco2.slopeAfter < 0) {
+    return { index: petco2.k, span: [lo, hi], signs, placed_by: 'a late PetCO2 fall' };
+  }
+  return { index: null, span: [lo, hi], signs };
 }
