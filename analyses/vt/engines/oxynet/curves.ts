@@ -86,6 +86,8 @@ export interface OxynetCurves {
   last_index: number;
   /** Windows that run past the span's last second and hold its values there (tail `edge_padded`). */
   padded_windows: number;
+  /** With scaling_range reference_tail: the compensation second that anchored the range (null: none, the measured range). */
+  scaling_compensation_s: number | null;
   input: string;
 }
 
@@ -162,7 +164,8 @@ export async function oxynetCurves(session: ort.InferenceSession, rec: Recording
   const padded = reading.tail === 'edge_padded';
   // Scaling reads the measured span only; the padding repeats its last second, so it never moves the range.
   const measured = series.channels.map((c) => c.subarray(from, to + 1));
-  const ranges = reading.scaling_range === 'reference_tail' ? referenceRanges(measured, compensationIndex(test, onset, spanEnd, series.time_s, from, to)) : null;
+  const compensation = reading.scaling_range === 'reference_tail' ? compensationIndex(test, onset, spanEnd, series.time_s, from, to) : null;
+  const ranges = reading.scaling_range === 'reference_tail' ? referenceRanges(measured, compensation) : null;
   const scaled = measured
     .map((c, i) => (ranges ? rangeScale(c, ranges[i][0], ranges[i][1], OXYNET_CHANNELS[i]) : minMaxScale(c, OXYNET_CHANNELS[i])))
     .map((c) => (padded ? edgePadded(c, WINDOW_S - 1) : c));
@@ -194,5 +197,12 @@ export async function oxynetCurves(session: ort.InferenceSession, rec: Recording
     curves.severe[i] = beyond * q;
     lastIndex = i;
   }
-  return { curves, windows: starts.length, last_index: lastIndex, padded_windows: starts.length - full, input: series.input };
+  return {
+    curves,
+    windows: starts.length,
+    last_index: lastIndex,
+    padded_windows: starts.length - full,
+    scaling_compensation_s: compensation === null ? null : series.time_s[from + compensation],
+    input: series.input,
+  };
 }

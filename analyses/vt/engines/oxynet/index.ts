@@ -1,6 +1,7 @@
 import type { Engine } from '../engine.js';
 import { InferenceError, loadedSession } from '../onnx-session.js';
 import { oxynetCurves, readingOf } from './curves.js';
+import { REFERENCE_TAIL_S } from './reference-range.js';
 
 /** The Oxynet CNN read as per-second domain curves (curves.ts), for a decision rule to place thresholds on. */
 export const oxynetCnn: Engine = {
@@ -26,6 +27,7 @@ export const oxynetCnn: Engine = {
         curves_until_s: test.t0_s + r.last_index,
         // Named only by cards that read the tail, so older versions' findings stay as their cards recorded them.
         ...(reading.tail === 'edge_padded' ? { padded_windows: r.padded_windows } : {}),
+        ...(reading.scaling_range === 'reference_tail' ? { scaling: { range: 'reference_tail', compensation_s: r.scaling_compensation_s, reference_tail_s: REFERENCE_TAIL_S } } : {}),
       },
     };
   },
