@@ -154,6 +154,7 @@ export async function oxynetCurves(session: ort.InferenceSession, rec: Recording
   const n = test.n;
   const curves: DomainCurves = { moderate: new Float64Array(n).fill(NaN), heavy: new Float64Array(n).fill(NaN), severe: new Float64Array(n).fill(NaN) };
   const { moderate: cm, heavy: ch, severe: cs } = reading.output_columns;
+  const pairwise = reading.output_reading === 'pairwise';
   let r = 0;
   let lastIndex = -1;
   for (let i = 0; i < n; i++) {
@@ -162,11 +163,13 @@ export async function oxynetCurves(session: ort.InferenceSession, rec: Recording
     while (r + 1 < rowTime.length && rowTime[r + 1] <= t) r++;
     // Before the first row the first row's reading holds; between rows, linear.
     const w = t <= rowTime[0] || r + 1 >= rowTime.length ? 0 : (t - rowTime[r]) / (rowTime[r + 1] - rowTime[r]);
-    const at = (col: number) => out[3 * r + col] * (1 - w) + (w > 0 ? out[3 * (r + 1) + col] * w : 0);
-    const m = at(cm);
-    const h = at(ch);
-    const s = at(cs);
-    const [beyond, q] = reading.output_reading === 'entered_domain' ? [h, s] : [m + h > 0 ? h / (m + h) : 0, h + s > 0 ? s / (h + s) : 0];
+    const row = 3 * r;
+    const next = row + 3;
+    const m = out[row + cm] * (1 - w) + (w > 0 ? out[next + cm] * w : 0);
+    const h = out[row + ch] * (1 - w) + (w > 0 ? out[next + ch] * w : 0);
+    const s = out[row + cs] * (1 - w) + (w > 0 ? out[next + cs] * w : 0);
+    const beyond = pairwise ? (m + h > 0 ? h / (m + h) : 0) : h;
+    const q = pairwise ? (h + s > 0 ? s / (h + s) : 0) : s;
     curves.moderate[i] = 1 - beyond;
     curves.heavy[i] = beyond * (1 - q);
     curves.severe[i] = beyond * q;

@@ -35,9 +35,18 @@ export function buildWindows(channels: readonly ArrayLike<number>[], starts: rea
   if (channels.some((c) => c.length !== length)) throw new Error('the channels differ in length');
   const c = channels.length;
   const out = new Float32Array(starts.length * WINDOW_S * c);
-  starts.forEach((start, k) => {
+  for (let k = 0; k < starts.length; k++) {
+    const start = starts[k];
     if (!Number.isInteger(start) || start < 0 || start + WINDOW_S > length) throw new Error(`window start ${start} does not fit a ${length}-s series`);
-    for (let t = 0; t < WINDOW_S; t++) for (let ch = 0; ch < c; ch++) out[(k * WINDOW_S + t) * c + ch] = channels[ch][start + t];
-  });
+  }
+  // Channel-major plain loops: one series read at a time keeps the copy a tight loop (it runs for every value of every window).
+  for (let ch = 0; ch < c; ch++) {
+    const values = channels[ch];
+    for (let k = 0; k < starts.length; k++) {
+      const start = starts[k];
+      let at = k * WINDOW_S * c + ch;
+      for (let t = 0; t < WINDOW_S; t++, at += c) out[at] = values[start + t];
+    }
+  }
   return out;
 }
