@@ -27,15 +27,14 @@ export function fillGaps(values: Float64Array): Float64Array {
  * of its two middle samples); input must be NaN-free. The window's indices are kept sorted, by value
  * then by index (the order a stable sort of the window gives them), so the median is the very sample
  * (the same bits, -0 included) that sorting each window would pick; a step inserts one index and
- * removes one, each found by bisection and placed by a shift of at most the window's width (15 s in
- * preprocess.ts: a few moves, cheaper than any heap).
+ * removes one (the leaving sample's slot found by bisection, the entering one moved from there to
+ * its place: at most the window's width of moves, 15 in preprocess.ts, cheaper than any heap).
  */
 export function medianFilter(values: Float64Array, half: number): Float64Array {
   const n = values.length;
   const out = new Float64Array(n);
   if (n === 0) return out;
-  // A step adds before it drops, so the window briefly holds 2 * half + 2 samples.
-  const win = new Int32Array(Math.min(n, 2 * half + 2));
+  const win = new Int32Array(Math.min(n, 2 * half + 1));
   let size = 0;
   /** The first slot whose sample does not sort before sample i (i's own slot when i is in the window). */
   const slotOf = (i: number): number => {
@@ -59,11 +58,27 @@ export function medianFilter(values: Float64Array, half: number): Float64Array {
     size--;
     for (let k = at; k < size; k++) win[k] = win[k + 1];
   };
+  /** Sample `i` takes the place of sample `o`, moved from o's slot to its own. */
+  const replace = (o: number, i: number): void => {
+    let k = slotOf(o);
+    while (k > 0 && sortsBefore(values, i, win[k - 1])) {
+      win[k] = win[k - 1];
+      k--;
+    }
+    while (k < size - 1 && sortsBefore(values, win[k + 1], i)) {
+      win[k] = win[k + 1];
+      k++;
+    }
+    win[k] = i;
+  };
   for (let j = 0; j <= Math.min(n - 1, half); j++) add(j);
   for (let i = 0; i < n; i++) {
     if (i > 0) {
-      if (i + half < n) add(i + half);
-      if (i - half - 1 >= 0) drop(i - half - 1);
+      const enters = i + half < n;
+      const leaves = i - half - 1 >= 0;
+      if (enters && leaves) replace(i - half - 1, i + half);
+      else if (enters) add(i + half);
+      else if (leaves) drop(i - half - 1);
     }
     const m = size >> 1;
     out[i] = size % 2 ? values[win[m]] : (values[win[m - 1]] + values[win[m]]) / 2;

@@ -39,14 +39,14 @@ export function buildWindows(channels: readonly ArrayLike<number>[], starts: rea
     const start = starts[k];
     if (!Number.isInteger(start) || start < 0 || start + WINDOW_S > length) throw new Error(`window start ${start} does not fit a ${length}-s series`);
   }
-  // Channel-major plain loops: one series read at a time keeps the copy a tight loop (it runs for every value of every window).
+  // The series interleaved once, as the windows lay it out (second, then channel): every window is then
+  // one contiguous copy, and each value is rounded to float32 once however many windows hold it.
+  const series = new Float32Array(length * c);
   for (let ch = 0; ch < c; ch++) {
     const values = channels[ch];
-    for (let k = 0; k < starts.length; k++) {
-      const start = starts[k];
-      let at = k * WINDOW_S * c + ch;
-      for (let t = 0; t < WINDOW_S; t++, at += c) out[at] = values[start + t];
-    }
+    for (let t = 0, at = ch; t < length; t++, at += c) series[at] = values[t];
   }
+  const size = WINDOW_S * c;
+  for (let k = 0; k < starts.length; k++) out.set(series.subarray(starts[k] * c, starts[k] * c + size), k * size);
   return out;
 }
