@@ -63,19 +63,21 @@ function hingeFit(x: ArrayLike<number>, y: ArrayLike<number>, lo: number, hi: nu
     sy = 0,
     sxy = 0,
     shy = 0;
+  // Where x is at or below the knot, h is 0 and its terms add zeros: skipping them leaves every sum's bits as they were.
   for (let i = lo; i <= hi; i++) {
     const xi = x[i] - xk;
-    const hi_ = Math.max(0, xi);
     const yi = y[i];
     n++;
     sx += xi;
-    sh += hi_;
     sxx += xi * xi;
-    sxh += xi * hi_;
-    shh += hi_ * hi_;
     sy += yi;
     sxy += xi * yi;
-    shy += hi_ * yi;
+    if (xi > 0) {
+      sh += xi;
+      sxh += xi * xi;
+      shh += xi * xi;
+      shy += xi * yi;
+    }
   }
   const d = det3(n, sx, sh, sx, sxx, sxh, sh, sxh, shh);
   if (!(Math.abs(d) > 1e-12)) return { sse: Infinity, b: 0, c: 0 };
@@ -85,7 +87,8 @@ function hingeFit(x: ArrayLike<number>, y: ArrayLike<number>, lo: number, hi: nu
   let sse = 0;
   for (let i = lo; i <= hi; i++) {
     const xi = x[i] - xk;
-    const r = y[i] - (a0 + b * xi + c * Math.max(0, xi));
+    const line = a0 + b * xi;
+    const r = y[i] - (xi > 0 ? line + c * xi : line);
     sse += r * r;
   }
   return { sse, b, c };
