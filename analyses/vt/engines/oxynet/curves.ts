@@ -29,10 +29,11 @@ import { exerciseEndIndex } from '../../exercise-end.js';
 import type { PreparedTest } from '../../preprocess.js';
 import type { RegisteredModel } from '../../registry.js';
 import { InferenceError } from '../onnx-session.js';
-import type * as ort from 'onnxruntime-node';
-import { runOxynet } from './run.js';
 import { BREATH_FILTER_SIZE, upstreamSeries, type OneHzSeries } from './upstream.js';
-import { buildWindows, minMaxScale, OXYNET_CHANNELS, WINDOW_S } from './windows.js';
+import { minMaxScale, OXYNET_CHANNELS, WINDOW_S } from './windows.js';
+
+/** Runs the model on the windows at `starts` of the five scaled series: outputs [windows, 3], row-major (run.ts, shared-run.ts). */
+export type RunWindows = (channels: readonly Float64Array[], starts: readonly number[]) => Promise<Float32Array>;
 
 /** What the card fixes about reading the model (`preprocessing` of a card whose engine is oxynet-cnn). */
 export interface OxynetReading {
@@ -130,7 +131,7 @@ function edgePadded(values: Float64Array, extra: number): Float64Array {
 }
 
 /** Runs the model over the span and returns per-second curves on the test's grid. */
-export async function oxynetCurves(session: ort.InferenceSession, rec: Recording, test: PreparedTest, reading: OxynetReading): Promise<OxynetCurves> {
+export async function oxynetCurves(runWindows: RunWindows, rec: Recording, test: PreparedTest, reading: OxynetReading): Promise<OxynetCurves> {
   const raw = upstreamSeries(rec);
   const series: OneHzSeries = raw.input === 'breath_by_breath' ? raw : { ...raw, channels: breathSpanMean(raw, rec) };
   // Series seconds inside the analysed span [t0_s, t0_s + end_index]; a reading of the tail runs on to the last second of exercise.
@@ -148,7 +149,7 @@ export async function oxynetCurves(session: ort.InferenceSession, rec: Recording
   for (let s = 0; s + WINDOW_S <= length; s += reading.stride_s) starts.push(s);
   const full = starts.length;
   if (padded) for (let s = (starts.at(-1) as number) + reading.stride_s; s < length; s += reading.stride_s) starts.push(s);
-  const out = await runOxynet(session, buildWindows(scaled, starts), starts.length);
+  const out = await runWindows(scaled, starts);
   const rowTime = starts.map((s) => series.time_s[from + s] + reading.row_time_offset_s);
 
   const n = test.n;
