@@ -31,14 +31,14 @@ export interface SplitSessions {
   dense: ort.InferenceSession;
 }
 
-async function features(session: ort.InferenceSession, input: Float32Array, count: number, seconds: number): Promise<{ data: Float32Array; steps: number }> {
+async function features(session: ort.InferenceSession, input: Float32Array, count: number, seconds: number): Promise<Float32Array> {
   const out = await session.run({ [INPUT_NAME]: new ort.Tensor('float32', input, [count, seconds, OXYNET_CHANNELS.length]) });
   const tensor = out[FEATURES_NAME];
   const steps = Math.floor(seconds / STEP_S);
-  if (tensor?.dims.length !== 4 || tensor.dims[0] !== count || tensor.dims[1] !== FEATURE_CHANNELS || tensor.dims[2] !== 1 || tensor.dims[3] !== steps) {
-    throw new Error(`trunk output shape ${tensor ? JSON.stringify(tensor.dims) : 'missing'}, expected [${count}, ${FEATURE_CHANNELS}, 1, ${steps}]`);
+  if (tensor?.dims.length !== 3 || tensor.dims[0] !== count || tensor.dims[1] !== steps || tensor.dims[2] !== FEATURE_CHANNELS) {
+    throw new Error(`trunk output shape ${tensor ? JSON.stringify(tensor.dims) : 'missing'}, expected [${count}, ${steps}, ${FEATURE_CHANNELS}]`);
   }
-  return { data: tensor.data as Float32Array, steps };
+  return tensor.data as Float32Array;
 }
 
 /** The outputs [count, 3] of the windows at `starts` of the five scaled series, as runOxynet gives them for buildWindows(channels, starts). */
@@ -52,25 +52,23 @@ export async function runOxynetShared(sessions: SplitSessions, channels: readonl
   for (let k = 0; k < count; k++) heads.set(series.subarray(starts[k] * c, (starts[k] + HEAD_S) * c), k * HEAD_S * c);
   const head = await features(sessions.trunk, heads, count, HEAD_S);
   // One run over the series per phase of the windows' starts against the feature steps.
-  const phases = new Map<number, { data: Float32Array; steps: number }>();
+  const phases = new Map<number, Float32Array>();
   for (const s of starts) {
     const phase = s % STEP_S;
     if (!phases.has(phase)) phases.set(phase, await features(sessions.trunk, series.subarray(phase * c), 1, length - phase));
   }
-  const stacked = new Float32Array(count * FEATURE_CHANNELS * FEATURE_STEPS);
+  // Time-major features: a window's are its head's four steps, then six consecutive steps of its phase's run.
+  const size = FEATURE_STEPS * FEATURE_CHANNELS;
+  const headSize = HEAD_STEPS * FEATURE_CHANNELS;
+  const stacked = new Float32Array(count * size);
   for (let k = 0; k < count; k++) {
     const s = starts[k];
-    const run = phases.get(s % STEP_S) as { data: Float32Array; steps: number };
-    const first = (s - (s % STEP_S)) / STEP_S;
-    for (let ch = 0; ch < FEATURE_CHANNELS; ch++) {
-      const to = (k * FEATURE_CHANNELS + ch) * FEATURE_STEPS;
-      const fromHead = (k * FEATURE_CHANNELS + ch) * HEAD_STEPS;
-      for (let m = 0; m < HEAD_STEPS; m++) stacked[to + m] = head.data[fromHead + m];
-      const fromRun = ch * run.steps + first;
-      for (let m = HEAD_STEPS; m < FEATURE_STEPS; m++) stacked[to + m] = run.data[fromRun + m];
-    }
+    const run = phases.get(s % STEP_S) as Float32Array;
+    const from = ((s - (s % STEP_S)) / STEP_S + HEAD_STEPS) * FEATURE_CHANNELS;
+    stacked.set(head.subarray(k * headSize, (k + 1) * headSize), k * size);
+    stacked.set(run.subarray(from, from + size - headSize), k * size + headSize);
   }
-  const out = await sessions.dense.run({ [FEATURES_NAME]: new ort.Tensor('float32', stacked, [count, FEATURE_CHANNELS, 1, FEATURE_STEPS]) });
+  const out = await sessions.dense.run({ [FEATURES_NAME]: new ort.Tensor('float32', stacked, [count, FEATURE_STEPS, FEATURE_CHANNELS]) });
   const tensor = out[OUTPUT_NAME];
   if (tensor?.dims.length !== 2 || tensor.dims[0] !== count || tensor.dims[1] !== OUTPUT_COLUMNS) {
     throw new Error(`output shape ${tensor ? JSON.stringify(tensor.dims) : 'missing'}, expected [${count}, ${OUTPUT_COLUMNS}]`);

@@ -1,10 +1,10 @@
 /**
  * The Oxynet graph (scripts/oxynet/cnn-graph.ts, 2-D layout) cut in two where its convolutions end:
- * the convolution blocks ('trunk': windows [N, T, 5] to features [N, 64, 1, T / 4]) and the dense
- * blocks ('dense': features [N, 64, 1, 10] to the outputs [N, 3]). Both keep the published file's
- * own nodes and weights, byte for byte: the cut copies protobuf fields and writes only the new
- * graphs' names, inputs and outputs (ONNX's protobuf encoding: onnx/onnx.proto, ModelProto field 7
- * the graph; GraphProto fields 1 node, 2 name, 5 initializer, 11 input, 12 output).
+ * the convolution blocks with the transpose to time-major ('trunk': windows [N, T, 5] to features
+ * [N, T / 4, 64]) and the dense blocks ('dense': features [N, 10, 64] to the outputs [N, 3]). Both
+ * keep the published file's own nodes and weights, byte for byte: the cut copies protobuf fields and
+ * writes only the new graphs' names, inputs and outputs (ONNX's protobuf encoding: onnx/onnx.proto,
+ * ModelProto field 7 the graph; GraphProto fields 1 node, 2 name, 5 initializer, 11 input, 12 output).
  */
 
 /** A field of a protobuf message: its number and where it sits (whole field, and its payload). */
@@ -91,10 +91,12 @@ function floatValueInfo(name: string, dims: (string | number)[]): Uint8Array {
   return concat([bytesField(1, utf8(name)), bytesField(2, bytesField(1, concat([intField(1, 1), bytesField(2, shape)])))]);
 }
 
-/** The name of the node that starts the dense part (cnn-graph.ts): the squeeze back to [N, C, T]. */
-const FIRST_DENSE_NODE = 'to_1d';
-/** The tensor between the two parts: the last convolution block's output. */
-export const FEATURES_NAME = 'conv1_out';
+/** The node that starts the dense part (cnn-graph.ts): the flatten of the time-major features. */
+const FIRST_DENSE_NODE = 'flatten';
+/** The node only the 2-D layout has (the squeeze back from [N, C, 1, T]); the 1-D layout is not cut. */
+const TWO_D_NODE = 'to_1d';
+/** The tensor between the two parts: the last convolution block's output, time-major. */
+export const FEATURES_NAME = 'features_ntc';
 /** Channels and time steps of the features a 40-s window gives. */
 export const FEATURE_CHANNELS = 64;
 export const FEATURE_STEPS = 10;
@@ -120,7 +122,9 @@ export function splitOxynetGraph(model: Uint8Array): { trunk: Uint8Array; dense:
     return name ? text(name) : '';
   };
   const cut = nodes.findIndex((f) => nodeName(f) === FIRST_DENSE_NODE);
-  if (cut <= 0 || !nodeInputs(nodes[cut]).includes(FEATURES_NAME)) throw new Error(`the graph has no node ${FIRST_DENSE_NODE} reading ${FEATURES_NAME}: not the 2-D layout`);
+  const twoD = nodes.some((f) => nodeName(f) === TWO_D_NODE);
+  if (!twoD || cut <= 0 || !nodeInputs(nodes[cut]).includes(FEATURES_NAME))
+    throw new Error(`the graph has no node ${TWO_D_NODE}, or no ${FIRST_DENSE_NODE} reading ${FEATURES_NAME}: not the 2-D layout`);
   const initializers = graph.filter((f) => f.no === 5);
   const output = graph.find((f) => f.no === 12);
   if (!output) throw new Error('the graph names no output');
@@ -132,7 +136,7 @@ export function splitOxynetGraph(model: Uint8Array): { trunk: Uint8Array; dense:
     return concat([...top.filter((f) => f.no < 7).map(raw), bytesField(7, body), ...top.filter((f) => f.no > 7).map(raw)]);
   };
   return {
-    trunk: part('oxynet_trunk', nodes.slice(0, cut), floatValueInfo('windows', ['N', 'T', 5]), floatValueInfo(FEATURES_NAME, ['N', FEATURE_CHANNELS, 1, 'W'])),
-    dense: part('oxynet_dense', nodes.slice(cut), floatValueInfo(FEATURES_NAME, ['N', FEATURE_CHANNELS, 1, FEATURE_STEPS]), model.subarray(output.dataStart, output.dataEnd)),
+    trunk: part('oxynet_trunk', nodes.slice(0, cut), floatValueInfo('windows', ['N', 'T', 5]), floatValueInfo(FEATURES_NAME, ['N', 'W', FEATURE_CHANNELS])),
+    dense: part('oxynet_dense', nodes.slice(cut), floatValueInfo(FEATURES_NAME, ['N', FEATURE_STEPS, FEATURE_CHANNELS]), model.subarray(output.dataStart, output.dataEnd)),
   };
 }
