@@ -6,7 +6,7 @@
  * `npx tsx bench/run.ts vt`.
  */
 import * as ort from 'onnxruntime-node';
-import { averagedRowsOf } from '../analyses/vt/card.js';
+import { averagedRowsOf, averagedSmoothingOf } from '../analyses/vt/card.js';
 import { oxynetCurves, readingOf } from '../analyses/vt/engines/oxynet/curves.js';
 import { runOxynet } from '../analyses/vt/engines/oxynet/run.js';
 import { runOxynetShared } from '../analyses/vt/engines/oxynet/shared-run.js';
@@ -80,6 +80,7 @@ async function cnnRows(model: RegisteredModel, recorded: Recording, label: strin
     rec,
     checked.test,
     readingOf(model),
+    averagedSmoothingOf(model.card),
   );
   if (inputs.length === 0) return [];
   const { channels, starts } = inputs[0];

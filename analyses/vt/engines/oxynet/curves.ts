@@ -8,6 +8,8 @@
  * - a series a cart already averaged or interpolated gets the same smoothing in time: a centred mean
  *   over the seconds 20 breaths took there (from the breathing frequency), so a 2-s or 10-s export
  *   reaches the model as smooth as a breath-by-breath one (pyoxynet passes such series on as they are);
+ *   a card naming `preprocessing.averaged_smoothing: breaths` reads it through the breath-by-breath
+ *   smoothing itself instead, over breaths laid at the breathing rate (breath-mean.ts);
  * - the span ends at the 30-s VO2 peak, so recovery never enters the scaling or the windows (the
  *   labelled tests pyoxynet ships end at exhaustion);
  * - the columns keep the meaning the card fixes instead of being reassigned per test from its first
@@ -24,11 +26,13 @@
  * - `pairwise`: from the pairs pyoxynet's rule compares, b = h / (m + h) and q = s / (h + s).
  */
 import { channel, type Recording } from '../../../../src/recording/recording.js';
+import type { AveragedSmoothing } from '../../card.js';
 import type { DomainCurves } from '../../decision/curves.js';
 import { exerciseEndIndex } from '../../exercise-end.js';
 import type { PreparedTest } from '../../preprocess.js';
 import type { RegisteredModel } from '../../registry.js';
 import { InferenceError } from '../onnx-session.js';
+import { breathingRate, breathMean, type RateSource } from './breath-mean.js';
 import { BREATH_FILTER_SIZE, upstreamSeries, type OneHzSeries } from './upstream.js';
 import { minMaxScale, OXYNET_CHANNELS, WINDOW_S } from './windows.js';
 
@@ -82,6 +86,8 @@ export interface OxynetCurves {
   /** Windows that run past the span's last second and hold its values there (tail `edge_padded`). */
   padded_windows: number;
   input: string;
+  /** Where the breathing rate of an averaged series read through `breaths` came from. */
+  breathing_rate?: RateSource;
 }
 
 /** Breathing frequency assumed where a recording has none, breaths/min: a mid-exercise rate. */
@@ -131,9 +137,10 @@ function edgePadded(values: Float64Array, extra: number): Float64Array {
 }
 
 /** Runs the model over the span and returns per-second curves on the test's grid. */
-export async function oxynetCurves(runWindows: RunWindows, rec: Recording, test: PreparedTest, reading: OxynetReading): Promise<OxynetCurves> {
+export async function oxynetCurves(runWindows: RunWindows, rec: Recording, test: PreparedTest, reading: OxynetReading, smoothing: AveragedSmoothing = 'time_span'): Promise<OxynetCurves> {
   const raw = upstreamSeries(rec);
-  const series: OneHzSeries = raw.input === 'breath_by_breath' ? raw : { ...raw, channels: breathSpanMean(raw, rec) };
+  const rate = raw.input !== 'breath_by_breath' && smoothing === 'breaths' ? breathingRate(raw, rec) : null;
+  const series: OneHzSeries = raw.input === 'breath_by_breath' ? raw : { ...raw, channels: rate ? breathMean(raw, rate.rate_per_min) : breathSpanMean(raw, rec) };
   // Series seconds inside the analysed span [t0_s, t0_s + end_index]; a reading of the tail runs on to the last second of exercise.
   const spanEnd = test.t0_s + (reading.tail === 'edge_padded' ? exerciseEndIndex(rec, test) : test.end_index);
   let from = 0;
@@ -176,5 +183,5 @@ export async function oxynetCurves(runWindows: RunWindows, rec: Recording, test:
     curves.severe[i] = beyond * q;
     lastIndex = i;
   }
-  return { curves, windows: starts.length, last_index: lastIndex, padded_windows: starts.length - full, input: series.input };
+  return { curves, windows: starts.length, last_index: lastIndex, padded_windows: starts.length - full, input: series.input, ...(rate ? { breathing_rate: rate.source } : {}) };
 }

@@ -1,3 +1,4 @@
+import { averagedSmoothingOf } from '../../card.js';
 import type { Engine } from '../engine.js';
 import { InferenceError, loadedSession } from '../onnx-session.js';
 import { oxynetCurves, readingOf, type RunWindows } from './curves.js';
@@ -26,7 +27,7 @@ export const oxynetCnn: Engine = {
     const windows: RunWindows = split ? (channels, starts) => runOxynetShared(split, channels, starts) : (channels, starts) => runOxynet(session, buildWindows(channels, starts), starts.length);
     let r;
     try {
-      r = await oxynetCurves(windows, rec, test, reading);
+      r = await oxynetCurves(windows, rec, test, reading, averagedSmoothingOf(model.card));
     } catch (err) {
       throw new InferenceError(`model ${model.card.name} ${model.card.version} could not run on this recording: ${(err as Error).message}`);
     }
@@ -40,6 +41,7 @@ export const oxynetCnn: Engine = {
         curves_until_s: test.t0_s + r.last_index,
         // Named only by cards that read the tail, so older versions' findings stay as their cards recorded them.
         ...(reading.tail === 'edge_padded' ? { padded_windows: r.padded_windows } : {}),
+        ...(r.breathing_rate ? { breathing_rate: r.breathing_rate } : {}),
       },
     };
   },

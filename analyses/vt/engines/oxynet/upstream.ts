@@ -81,7 +81,7 @@ export interface UpstreamResult {
 }
 
 /** np.interp: linear interpolation at x of increasing samples (t, v), holding the end values outside them. */
-function interpolate(t: ArrayLike<number>, v: ArrayLike<number>, x: Float64Array): Float64Array {
+export function interpolate(t: ArrayLike<number>, v: ArrayLike<number>, x: Float64Array): Float64Array {
   const out = new Float64Array(x.length);
   let j = 0;
   for (let k = 0; k < x.length; k++) {
