@@ -32,11 +32,12 @@ import { exerciseEndIndex } from '../../exercise-end.js';
 import type { PreparedTest } from '../../preprocess.js';
 import type { RegisteredModel } from '../../registry.js';
 import { InferenceError } from '../onnx-session.js';
-import type * as ort from 'onnxruntime-node';
 import { breathingRate, breathMean, type RateSource } from './breath-mean.js';
-import { runOxynet } from './run.js';
 import { BREATH_FILTER_SIZE, upstreamSeries, type OneHzSeries } from './upstream.js';
-import { buildWindows, minMaxScale, OXYNET_CHANNELS, WINDOW_S } from './windows.js';
+import { minMaxScale, OXYNET_CHANNELS, WINDOW_S } from './windows.js';
+
+/** Runs the model on the windows at `starts` of the five scaled series: outputs [windows, 3], row-major (run.ts, shared-run.ts). */
+export type RunWindows = (channels: readonly Float64Array[], starts: readonly number[]) => Promise<Float32Array>;
 
 /** What the card fixes about reading the model (`preprocessing` of a card whose engine is oxynet-cnn). */
 export interface OxynetReading {
@@ -136,7 +137,7 @@ function edgePadded(values: Float64Array, extra: number): Float64Array {
 }
 
 /** Runs the model over the span and returns per-second curves on the test's grid. */
-export async function oxynetCurves(session: ort.InferenceSession, rec: Recording, test: PreparedTest, reading: OxynetReading, smoothing: AveragedSmoothing = 'time_span'): Promise<OxynetCurves> {
+export async function oxynetCurves(runWindows: RunWindows, rec: Recording, test: PreparedTest, reading: OxynetReading, smoothing: AveragedSmoothing = 'time_span'): Promise<OxynetCurves> {
   const raw = upstreamSeries(rec);
   const rate = raw.input !== 'breath_by_breath' && smoothing === 'breaths' ? breathingRate(raw, rec) : null;
   const series: OneHzSeries = raw.input === 'breath_by_breath' ? raw : { ...raw, channels: rate ? breathMean(raw, rate.rate_per_min) : breathSpanMean(raw, rec) };
@@ -155,12 +156,13 @@ export async function oxynetCurves(session: ort.InferenceSession, rec: Recording
   for (let s = 0; s + WINDOW_S <= length; s += reading.stride_s) starts.push(s);
   const full = starts.length;
   if (padded) for (let s = (starts.at(-1) as number) + reading.stride_s; s < length; s += reading.stride_s) starts.push(s);
-  const out = await runOxynet(session, buildWindows(scaled, starts), starts.length);
+  const out = await runWindows(scaled, starts);
   const rowTime = starts.map((s) => series.time_s[from + s] + reading.row_time_offset_s);
 
   const n = test.n;
   const curves: DomainCurves = { moderate: new Float64Array(n).fill(NaN), heavy: new Float64Array(n).fill(NaN), severe: new Float64Array(n).fill(NaN) };
   const { moderate: cm, heavy: ch, severe: cs } = reading.output_columns;
+  const pairwise = reading.output_reading === 'pairwise';
   let r = 0;
   let lastIndex = -1;
   for (let i = 0; i < n; i++) {
@@ -169,11 +171,13 @@ export async function oxynetCurves(session: ort.InferenceSession, rec: Recording
     while (r + 1 < rowTime.length && rowTime[r + 1] <= t) r++;
     // Before the first row the first row's reading holds; between rows, linear.
     const w = t <= rowTime[0] || r + 1 >= rowTime.length ? 0 : (t - rowTime[r]) / (rowTime[r + 1] - rowTime[r]);
-    const at = (col: number) => out[3 * r + col] * (1 - w) + (w > 0 ? out[3 * (r + 1) + col] * w : 0);
-    const m = at(cm);
-    const h = at(ch);
-    const s = at(cs);
-    const [beyond, q] = reading.output_reading === 'entered_domain' ? [h, s] : [m + h > 0 ? h / (m + h) : 0, h + s > 0 ? s / (h + s) : 0];
+    const row = 3 * r;
+    const next = row + 3;
+    const m = out[row + cm] * (1 - w) + (w > 0 ? out[next + cm] * w : 0);
+    const h = out[row + ch] * (1 - w) + (w > 0 ? out[next + ch] * w : 0);
+    const s = out[row + cs] * (1 - w) + (w > 0 ? out[next + cs] * w : 0);
+    const beyond = pairwise ? (m + h > 0 ? h / (m + h) : 0) : h;
+    const q = pairwise ? (h + s > 0 ? s / (h + s) : 0) : s;
     curves.moderate[i] = 1 - beyond;
     curves.heavy[i] = beyond * (1 - q);
     curves.severe[i] = beyond * q;

@@ -1,19 +1,33 @@
 import { averagedSmoothingOf } from '../../card.js';
 import type { Engine } from '../engine.js';
 import { InferenceError, loadedSession } from '../onnx-session.js';
-import { oxynetCurves, readingOf } from './curves.js';
+import { oxynetCurves, readingOf, type RunWindows } from './curves.js';
+import { runOxynet } from './run.js';
+import { runOxynetShared } from './shared-run.js';
+import { splitSessionsFor } from './split-sessions.js';
+import { buildWindows } from './windows.js';
 
 /** The Oxynet CNN read as per-second domain curves (curves.ts), for a decision rule to place thresholds on. */
 export const oxynetCnn: Engine = {
   id: 'oxynet-cnn',
   family: 'learned',
   answers: 'curves',
+  async warmUp(model) {
+    await splitSessionsFor(model);
+  },
   async run({ model, rec, test }) {
     const reading = readingOf(model);
     const session = await loadedSession(model);
+    let split;
+    try {
+      split = await splitSessionsFor(model);
+    } catch (err) {
+      throw new InferenceError(`model ${model.card.name} ${model.card.version} could not be loaded: ${(err as Error).message}`);
+    }
+    const windows: RunWindows = split ? (channels, starts) => runOxynetShared(split, channels, starts) : (channels, starts) => runOxynet(session, buildWindows(channels, starts), starts.length);
     let r;
     try {
-      r = await oxynetCurves(session, rec, test, reading, averagedSmoothingOf(model.card));
+      r = await oxynetCurves(windows, rec, test, reading, averagedSmoothingOf(model.card));
     } catch (err) {
       throw new InferenceError(`model ${model.card.name} ${model.card.version} could not run on this recording: ${(err as Error).message}`);
     }
