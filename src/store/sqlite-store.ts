@@ -12,6 +12,7 @@ import { KeyedMutex } from './keyed-mutex.js';
 import { createKeyStore } from './keys.js';
 import { cleanupTtlMs, recordKey, type StoredRecord } from './record-key.js';
 import { newSecretText, secretFromEnv } from './shared-secret.js';
+import { deserializeStored } from './stored-json.js';
 import { privateDataDir, type Store } from './store.js';
 
 /** File name of the database inside the data directory. */
@@ -28,7 +29,7 @@ interface Counter {
 
 function table(file: string, name: string, namespace: string): { keyv: Keyv; adapter: KeyvSqlite } {
   const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, table: name, busyTimeout: BUSY_TIMEOUT_MS });
-  return { adapter, keyv: new Keyv({ store: adapter, namespace, throwOnErrors: true }) };
+  return { adapter, keyv: new Keyv({ store: adapter, namespace, throwOnErrors: true, deserialize: deserializeStored }) };
 }
 
 /**
