@@ -42,6 +42,8 @@ const PING: Task = { kind: 'ping' };
 const WARM = 0;
 const STARTED = 1;
 const CLOSING = 2;
+/** Longest wait of a closing pool for threads still warming up: several times a warm-up on a loaded machine. */
+const WARM_UP_WAIT_MS = 60_000;
 
 /** A runner with `workers` threads (0: inline, no budget). */
 export function createTaskRunner(options: RunnerOptions): TaskRunner {
@@ -91,10 +93,10 @@ export function createTaskRunner(options: RunnerOptions): TaskRunner {
     }
   };
 
-  /** Waits (at most a task's budget) until no thread is warming up: a thread stopped inside its warm-up's inferences aborts the process too. */
+  /** Waits (at most WARM_UP_WAIT_MS) until no thread is warming up: a thread stopped inside its warm-up's inferences aborts the process too. */
   const warmUpsDone = async (): Promise<void> => {
     Atomics.store(warm, CLOSING, 1);
-    const until = Date.now() + options.taskTimeoutMs;
+    const until = Date.now() + WARM_UP_WAIT_MS;
     while (Atomics.load(warm, STARTED) > Atomics.load(warm, WARM) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   };
 
