@@ -5,6 +5,10 @@
 import { existsSync } from 'node:fs';
 import { move, transferableSymbol, valueSymbol, workerData } from 'piscina';
 
+// Counters shared with the pool (pool.ts): [threads warm, threads started, pool closing].
+const shared = workerData?.warm ? new Int32Array(workerData.warm) : null;
+if (shared) Atomics.add(shared, 1, 1);
+
 const built = new URL('./tasks.js', import.meta.url);
 let tasks;
 if (existsSync(built)) {
@@ -17,8 +21,11 @@ if (existsSync(built)) {
 
 // Piscina hands this thread tasks only once this module has loaded, so the warm-up is paid here, at start.
 // A warm-up that fails leaves the same failure to the request that meets it, which reports it in its answer.
-await tasks.warmUp(workerData?.packages ?? []).catch(() => undefined);
-if (workerData?.warm) Atomics.add(new Int32Array(workerData.warm), 0, 1);
+// A pool already closing skips it: the thread would only be stopped in the middle of it.
+if (!shared || Atomics.load(shared, 2) === 0) {
+  await tasks.warmUp(workerData?.packages ?? []).catch(() => undefined);
+}
+if (shared) Atomics.add(shared, 0, 1);
 
 /** Runs a task; the block of a parsed upload moves back to the request thread rather than being copied. */
 export default async function run(task) {
