@@ -148,19 +148,25 @@ interface UsedColumns {
 
 /**
  * Reads the used columns of one breath row (value i is field i + 1 after `=`, past the constant)
- * into their arrays, null where the row is too short; returns how many values the row holds.
+ * into their arrays, null where the row is too short; returns how many values the row holds. Fields
+ * are one to five characters, so commas are found by a character loop (an indexOf call per field
+ * costs more than the field), and past the last used field they are only counted.
  */
 function readRow(text: string, columns: UsedColumns, divisors: number[]): number {
+  const n = text.length;
+  const lastUsed = columns.byField.length - 1;
   let field = 0;
   let start = text.indexOf('=') + 1;
-  for (;;) {
-    const comma = text.indexOf(',', start);
+  let i = start;
+  for (; field <= lastUsed; i++) {
+    if (i < n && text.charCodeAt(i) !== 44) continue;
     const values = columns.byField[field];
-    if (values) values.push(scaleCell(text.slice(start, comma < 0 ? text.length : comma), divisors[field - 1]));
-    if (comma < 0) break;
-    start = comma + 1;
+    if (values) values.push(scaleCell(text.slice(start, i), divisors[field - 1]));
+    if (i >= n) break;
+    start = i + 1;
     field++;
   }
+  if (field > lastUsed) for (; i < n; i++) if (text.charCodeAt(i) === 44) field++;
   for (const [at, values] of columns.byValue) if (at >= field) values.push(null);
   return field;
 }
