@@ -77,7 +77,7 @@ export function parse(file: FileView): Recording {
     byField[at + 1] = values;
     used.set(at, values);
   }
-  const columns: UsedColumns = { byValue: used, byField };
+  const columns: UsedColumns = { byValue: used, byField, zeros: undefined };
   const rows: DataRow[] = [];
   const skipped: number[] = [];
   for (const section of sections.filter((s) => s.name.toLowerCase() === 'data')) {
@@ -146,7 +146,7 @@ interface UsedColumns {
   byValue: Map<number, (number | null)[]>;
   byField: ((number | null)[] | undefined)[];
   /** The `,0,0,...` that ends the first row past the used fields: rows ending the same way skip counting it. */
-  zeros?: string;
+  zeros: string | undefined;
 }
 
 /**
@@ -161,26 +161,38 @@ function readRow(text: string, columns: UsedColumns, divisors: number[]): number
   const lastUsed = columns.byField.length - 1;
   let field = 0;
   let start = text.indexOf('=') + 1;
-  let i = start;
-  for (; field <= lastUsed; i++) {
-    if (i < n && text.charCodeAt(i) !== 44) continue;
+  for (; field <= lastUsed; field++) {
+    const comma = commaAt(text, start, n);
     const values = columns.byField[field];
-    if (values) values.push(scaleCell(text.slice(start, i), divisors[field - 1]));
-    if (i >= n) break;
-    start = i + 1;
-    field++;
+    if (values) values.push(scaleCell(text.slice(start, comma), divisors[field - 1]));
+    if (comma >= n) break;
+    start = comma + 1;
   }
   if (field > lastUsed) {
-    columns.zeros ??= zeroFields(text, i);
+    columns.zeros ??= zeroFields(text, start);
     let stop = n;
-    if (columns.zeros.length > 0 && n - columns.zeros.length >= i && text.endsWith(columns.zeros)) {
+    if (columns.zeros.length > 0 && n - columns.zeros.length >= start && text.endsWith(columns.zeros)) {
       stop = n - columns.zeros.length;
       field += columns.zeros.length / 2;
     }
-    for (; i < stop; i++) if (text.charCodeAt(i) === 44) field++;
+    field += commasIn(text, start, stop);
   }
   for (const [at, values] of columns.byValue) if (at >= field) values.push(null);
   return field;
+}
+
+/** The first comma at or after `from`, or `n` (a loop of its own, so it is compiled soon and alone). */
+function commaAt(text: string, from: number, n: number): number {
+  let i = from;
+  while (i < n && text.charCodeAt(i) !== 44) i++;
+  return i;
+}
+
+/** The commas in text[from, to). */
+function commasIn(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 44) count++;
+  return count;
 }
 
 /** The run of `,0` fields that ends the text after `from` ('' when it ends otherwise). */

@@ -330,14 +330,15 @@ function sniffUtf16(bytes: Buffer): 'utf-16le' | 'utf-16be' | null {
 
 /** Whether any byte is 0x80-0x9F, where cp1252 and latin1 differ; four bytes at a time where the buffer is aligned. */
 function hasC1Bytes(bytes: Buffer): boolean {
-  const c1 = (from: number, to: number): boolean => {
-    for (let i = from; i < to; i++) if (bytes[i] >= 0x80 && bytes[i] < 0xa0) return true;
-    return false;
-  };
-  if (bytes.byteOffset % 4 !== 0) return c1(0, bytes.length);
+  if (bytes.byteOffset % 4 !== 0) return c1Between(bytes, 0, bytes.length);
   const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
-  for (let w = 0; w < words.length; w++) if (words[w] & 0x80808080 && c1(4 * w, 4 * w + 4)) return true;
-  return c1(4 * words.length, bytes.length);
+  for (let w = 0; w < words.length; w++) if (words[w] & 0x80808080 && c1Between(bytes, 4 * w, 4 * w + 4)) return true;
+  return c1Between(bytes, 4 * words.length, bytes.length);
+}
+
+function c1Between(bytes: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (bytes[i] >= 0x80 && bytes[i] < 0xa0) return true;
+  return false;
 }
 
 /** Control characters other than tab, CR, LF and form feed mark binary content. */
