@@ -10,7 +10,8 @@ import { ServiceError } from '../../src/errors.js';
 import { vo2Peak } from '../../src/metrics/vo2peak.js';
 import type { Recording } from '../../src/recording/recording.js';
 import type { PlacedThreshold } from './engines/engine.js';
-import { InferenceError, sessionFor } from './engines/onnx-session.js';
+import { ENGINES } from './engines/index.js';
+import { InferenceError, releaseSessions, sessionFor } from './engines/onnx-session.js';
 import { averagedRowsOf, gateFailures } from './card.js';
 import { protocolFor } from '../../src/signal/phases.js';
 import { checkInput, type AlternativeModel } from './input-check.js';
@@ -127,6 +128,10 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
           .then(() => pipelineOf(m.card).engine.warmUp?.(m))
           .catch(() => undefined);
       }
+    },
+    async release() {
+      await releaseSessions();
+      for (const engine of ENGINES.values()) await engine.release?.();
     },
     async run(recorded: Recording, request: AnalysisRequest): Promise<AnalysisOutcome> {
       const choice = chooseModel(registryFor(modelsDir), request);

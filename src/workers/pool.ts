@@ -42,6 +42,8 @@ const PING: Task = { kind: 'ping' };
 const WARM = 0;
 const STARTED = 1;
 const CLOSING = 2;
+/** Longest a thread waits for the others to release their sessions when the pool closes (worker.mjs). */
+const RELEASE_WAIT_MS = 10_000;
 /** Longest wait of a closing pool for threads still warming up: several times a warm-up on a loaded machine. */
 const WARM_UP_WAIT_MS = 60_000;
 
@@ -51,9 +53,10 @@ export function createTaskRunner(options: RunnerOptions): TaskRunner {
     // Inline (tests, debugging): nothing warms up, the first request pays for what it builds.
     return { run: runTask, ping: async () => (await runTask(PING)).ok, load: () => ({ waiting: 0, running: 0 }), close: async () => {} };
   }
-  // Threads that finished warming up and threads that started (worker.mjs adds one to each), and
-  // whether the pool is closing: readiness waits for every thread, and closing for every warm-up.
-  const warm = new Int32Array(new SharedArrayBuffer(12));
+  // Threads that finished warming up and threads that started (worker.mjs adds one to each), whether
+  // the pool is closing, and threads that released their sessions: readiness waits for every thread,
+  // and closing for every warm-up and then every release.
+  const warm = new Int32Array(new SharedArrayBuffer(16));
   const pool = new Piscina({
     // worker.mjs loads the built tasks.js when there is one, else the TypeScript source through tsx.
     filename: new URL('./worker.mjs', import.meta.url).href,
@@ -100,6 +103,16 @@ export function createTaskRunner(options: RunnerOptions): TaskRunner {
     while (Atomics.load(warm, STARTED) > Atomics.load(warm, WARM) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   };
 
+  /**
+   * One release task per thread (worker.mjs): a thread ended while it holds onnxruntime sessions,
+   * idle or not, aborts the process about once in ten closes ("terminate called after throwing an
+   * instance of 'Napi::Error'"). No signal: stopping a thread inside its release is that same abort.
+   */
+  const releaseThreads = async (): Promise<void> => {
+    const threads = pool.threads.length;
+    await Promise.allSettled(Array.from({ length: threads }, () => pool.run({ kind: 'release', threads, wait_ms: RELEASE_WAIT_MS })));
+  };
+
   return {
     run: (task, owner = 'anonymous') => {
       if (closing) return Promise.reject(serviceUnavailable('The service is shutting down; retry on another instance.', 'shutting_down', 1));
@@ -124,6 +137,7 @@ export function createTaskRunner(options: RunnerOptions): TaskRunner {
       closing = true;
       await queue.idle();
       await warmUpsDone();
+      await releaseThreads();
       await pool.close();
     },
   };

@@ -91,6 +91,12 @@ export async function warmUp(packages: string[] = []): Promise<void> {
   }
 }
 
+/** Frees every analysis's native resources in this thread (worker.mjs, when the pool closes). */
+export async function release(packages: string[] = []): Promise<void> {
+  const { plugins } = await loadRegistries(packages);
+  for (const analysis of plugins.analyses) await analysis.release?.();
+}
+
 /** Runs one task; never throws. */
 export async function runTask(task: Task): Promise<TaskResult> {
   if (task.kind === 'ping') return { ok: true, kind: 'ping', value: 'pong' };

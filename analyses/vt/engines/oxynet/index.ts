@@ -4,7 +4,7 @@ import { InferenceError, loadedSession } from '../onnx-session.js';
 import { oxynetCurves, readingOf, type RunWindows } from './curves.js';
 import { runOxynet } from './run.js';
 import { runOxynetShared } from './shared-run.js';
-import { splitSessionsFor } from './split-sessions.js';
+import { releaseSplitSessions, splitSessionsFor } from './split-sessions.js';
 import { buildWindows } from './windows.js';
 
 /** The Oxynet CNN read as per-second domain curves (curves.ts), for a decision rule to place thresholds on. */
@@ -15,6 +15,7 @@ export const oxynetCnn: Engine = {
   async warmUp(model) {
     await splitSessionsFor(model);
   },
+  release: releaseSplitSessions,
   async run({ model, rec, test }) {
     const reading = readingOf(model);
     const session = await loadedSession(model);

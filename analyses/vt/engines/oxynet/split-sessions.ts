@@ -35,3 +35,12 @@ export function splitSessionsFor(model: RegisteredModel): Promise<SplitSessions 
   }
   return pair;
 }
+
+/** Releases every pair and forgets it (before the thread ends: see AnalysisPlugin.release). */
+export async function releaseSplitSessions(): Promise<void> {
+  const pairs = [...sessions.values()];
+  sessions.clear();
+  for (const pair of await Promise.allSettled(pairs)) {
+    if (pair.status === 'fulfilled' && pair.value) await Promise.all([pair.value.trunk.release(), pair.value.dense.release()]);
+  }
+}
