@@ -13,6 +13,7 @@
 import { channel, type Recording } from '../../../../src/recording/recording.js';
 import { BREATH_FILTER_SIZE, interpolate, type OneHzSeries } from './upstream.js';
 import { uniformFilterReflect } from './uniform-filter.js';
+import { OXYNET_CHANNELS } from './windows.js';
 
 /** Where the breathing rate came from. */
 export type RateSource = 'RF' | 'VE/VT' | 'estimated_from_VE';
@@ -50,7 +51,7 @@ export function breathingRate(series: OneHzSeries, rec: Recording): { rate_per_m
     );
     if (ratio.t.length >= 2) return { rate_per_min: clamp(interpolate(ratio.t, ratio.v, series.time_s)), source: 'VE/VT' };
   }
-  return { rate_per_min: clamp(estimatedRate(series.channels[2])), source: 'estimated_from_VE' };
+  return { rate_per_min: clamp(estimatedRate(series.channels[OXYNET_CHANNELS.indexOf('VE')])), source: 'estimated_from_VE' };
 }
 
 /** Tidal volume where it levels off in maximal incremental exercise, L (Gallagher, Brown & Younes, J Appl Physiol 1987: 2.93 +/- 0.17 L). */
