@@ -35,7 +35,7 @@ export interface Operations {
   corsOrigins: string[];
   /** Longest wait for in-flight requests after SIGTERM/SIGINT before their connections are cut (DRAIN_TIMEOUT_S). */
   drainTimeoutMs: number;
-  /** Wall-clock budget of one task in a worker (TASK_TIMEOUT_S): past it the worker is stopped and replaced. */
+  /** Wall-clock budget of one task in a worker (TASK_TIMEOUT_S): past it the task is answered and its worker stopped and replaced (an analysis's worker, maybe inside an inference, is left to finish it). */
   taskTimeoutMs: number;
   /** Old-generation heap of one worker thread (WORKER_MEMORY_MB): past it only that worker's task fails. */
   workerMemoryMb: number;

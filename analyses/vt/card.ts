@@ -107,6 +107,7 @@ export function averagedRowsOf(card: Pick<ModelCard, 'preprocessing'>): Averaged
 }
 
 /**
+<<<<<<< HEAD
  * Over what range the Oxynet engine min-max scales each channel (`preprocessing.scaling_range`):
  * `test_span` (absent: every version before the field) over the measured span, so the range, and every
  * scaled second, depends on where the test stops; `reference_tail` over the range the test would have
@@ -122,6 +123,23 @@ export function scalingRangeOf(card: Pick<ModelCard, 'preprocessing'>): ScalingR
   if (named === undefined) return 'test_span';
   if (!(SCALING_RANGES as readonly unknown[]).includes(named)) throw new Error(`preprocessing.scaling_range ${String(named)} is not one of ${SCALING_RANGES.join(', ')}`);
   return named as ScalingRange;
+=======
+ * How the oxynet-cnn engine smooths an averaged export before the model reads it
+ * (`preprocessing.averaged_smoothing`, engines/oxynet/breath-mean.ts): `time_span` (absent: every
+ * version before the field) a centred mean over the seconds 20 breaths took, at 30 breaths/min where
+ * the export has no RF; `breaths` the 20-breath mean breath-by-breath data get, over breaths laid at
+ * the breathing rate the export gives (RF, else VE / tidal volume, else estimated from VE).
+ */
+export const AVERAGED_SMOOTHING = ['time_span', 'breaths'] as const;
+export type AveragedSmoothing = (typeof AVERAGED_SMOOTHING)[number];
+
+/** The card's `preprocessing.averaged_smoothing`; throws with the reason when it names an unknown smoothing. */
+export function averagedSmoothingOf(card: Pick<ModelCard, 'preprocessing'>): AveragedSmoothing {
+  const named = card.preprocessing?.averaged_smoothing;
+  if (named === undefined) return 'time_span';
+  if (!(AVERAGED_SMOOTHING as readonly unknown[]).includes(named)) throw new Error(`preprocessing.averaged_smoothing ${String(named)} is not one of ${AVERAGED_SMOOTHING.join(', ')}`);
+  return named as AveragedSmoothing;
+>>>>>>> main
 }
 
 /** Why one threshold's agreement misses the gate (empty when it clears). */

@@ -3,7 +3,6 @@
  * cough and swallow breaths, a centred moving mean, and min-max scaling. Uniform-grid versions
  * are simpler and faster than the time-based ones, and every vt engine works on the 1-Hz grid.
  */
-import { IndexedHeap, sortsBefore } from './indexed-heap.js';
 
 /** Replaces NaN by linear interpolation between valid neighbours, and edges by the nearest valid value. */
 export function fillGaps(values: Float64Array): Float64Array {
@@ -25,44 +24,71 @@ export function fillGaps(values: Float64Array): Float64Array {
 
 /**
  * Running median over `2 * half + 1` points (shrinking at the edges; an even count gives the mean
- * of its two middle samples); input must be NaN-free. O(log w) per step: the window's lower half
- * in a max-heap, its upper half in a min-heap, the leaving sample removed where it sits. Samples
- * are ordered by value, then by index, the order a stable sort of the window gives them, so the
- * median is the very sample (the same bits, -0 included) that sorting each window would pick.
+ * of its two middle samples); input must be NaN-free. The window's indices are kept sorted, by value
+ * then by index (the order a stable sort of the window gives them), so the median is the very sample
+ * (the same bits, -0 included) that sorting each window would pick; a step inserts one index and
+ * removes one (the leaving sample's slot found by bisection, the entering one moved from there to
+ * its place: at most the window's width of moves, 15 in preprocess.ts, cheaper than any heap).
  */
 export function medianFilter(values: Float64Array, half: number): Float64Array {
   const n = values.length;
   const out = new Float64Array(n);
   if (n === 0) return out;
-  // A step adds before it drops, so the window briefly holds 2 * half + 2 samples.
-  const capacity = Math.min(n, 2 * half + 2);
-  const slot = new Int32Array(n).fill(-1);
-  // lower: the smallest ceil(w / 2) samples, largest on top; upper: the rest, smallest on top.
-  const lower = new IndexedHeap(capacity, slot, values, true);
-  const upper = new IndexedHeap(capacity, slot, values, false);
-  const balance = (): void => {
-    if (lower.size > upper.size + 1) upper.push(lower.pop());
-    else if (lower.size < upper.size) lower.push(upper.pop());
+  const win = new Int32Array(Math.min(n, 2 * half + 1));
+  let size = 0;
+  /** The first slot whose sample does not sort before sample i (i's own slot when i is in the window). */
+  const slotOf = (i: number): number => {
+    let lo = 0;
+    let hi = size;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sortsBefore(values, win[mid], i)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   };
   const add = (i: number): void => {
-    if (lower.size === 0 || sortsBefore(values, i, lower.top())) lower.push(i);
-    else upper.push(i);
-    balance();
+    const at = slotOf(i);
+    for (let k = size; k > at; k--) win[k] = win[k - 1];
+    win[at] = i;
+    size++;
   };
   const drop = (i: number): void => {
-    if (lower.holds(i)) lower.remove(i);
-    else upper.remove(i);
-    balance();
+    const at = slotOf(i);
+    size--;
+    for (let k = at; k < size; k++) win[k] = win[k + 1];
+  };
+  /** Sample `i` takes the place of sample `o`, moved from o's slot to its own. */
+  const replace = (o: number, i: number): void => {
+    let k = slotOf(o);
+    while (k > 0 && sortsBefore(values, i, win[k - 1])) {
+      win[k] = win[k - 1];
+      k--;
+    }
+    while (k < size - 1 && sortsBefore(values, win[k + 1], i)) {
+      win[k] = win[k + 1];
+      k++;
+    }
+    win[k] = i;
   };
   for (let j = 0; j <= Math.min(n - 1, half); j++) add(j);
   for (let i = 0; i < n; i++) {
     if (i > 0) {
-      if (i + half < n) add(i + half);
-      if (i - half - 1 >= 0) drop(i - half - 1);
+      const enters = i + half < n;
+      const leaves = i - half - 1 >= 0;
+      if (enters && leaves) replace(i - half - 1, i + half);
+      else if (enters) add(i + half);
+      else if (leaves) drop(i - half - 1);
     }
-    out[i] = lower.size > upper.size ? values[lower.top()] : (values[lower.top()] + values[upper.top()]) / 2;
+    const m = size >> 1;
+    out[i] = size % 2 ? values[win[m]] : (values[win[m - 1]] + values[win[m]]) / 2;
   }
   return out;
+}
+
+/** The window order: by value, then by index (-0 and +0 are equal values, so they keep their index order). */
+function sortsBefore(values: Float64Array, a: number, b: number): boolean {
+  return values[a] < values[b] || (values[a] === values[b] && a < b);
 }
 
 /** Centred moving mean over `2 * half + 1` points (shrinking at the edges); input must be NaN-free. */

@@ -10,11 +10,12 @@ import { ServiceError } from '../../src/errors.js';
 import { vo2Peak } from '../../src/metrics/vo2peak.js';
 import type { Recording } from '../../src/recording/recording.js';
 import type { PlacedThreshold } from './engines/engine.js';
-import { InferenceError, sessionFor } from './engines/onnx-session.js';
+import { ENGINES } from './engines/index.js';
+import { InferenceError, releaseSessions, sessionFor } from './engines/onnx-session.js';
 import { averagedRowsOf, gateFailures } from './card.js';
 import { protocolFor } from '../../src/signal/phases.js';
 import { checkInput, type AlternativeModel } from './input-check.js';
-import { runPipeline } from './pipeline.js';
+import { pipelineOf, runPipeline } from './pipeline.js';
 import { plausibilityNotes } from './plausibility.js';
 import { implausibilities } from './implausible.js';
 import { oscillationNote } from './oscillation-note.js';
@@ -120,7 +121,17 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
     listModels: (surface) => registryFor(modelsDir).summaries(surface),
     async warmUp() {
       // Every runnable model's session; one that fails to load is reported by the request that asks for it.
-      for (const m of registryFor(modelsDir).models) if (m.weights_path && !m.problem) await sessionFor(m).catch(() => undefined);
+      for (const m of registryFor(modelsDir).models) {
+        if (!m.weights_path || m.problem) continue;
+        await sessionFor(m).catch(() => undefined);
+        await Promise.resolve()
+          .then(() => pipelineOf(m.card).engine.warmUp?.(m))
+          .catch(() => undefined);
+      }
+    },
+    async release() {
+      await releaseSessions();
+      for (const engine of ENGINES.values()) await engine.release?.();
     },
     async run(recorded: Recording, request: AnalysisRequest): Promise<AnalysisOutcome> {
       const choice = chooseModel(registryFor(modelsDir), request);

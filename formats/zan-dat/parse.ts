@@ -77,6 +77,7 @@ export function parse(file: FileView): Recording {
     byField[at + 1] = values;
     used.set(at, values);
   }
+  const columns: UsedColumns = { byValue: used, byField, zeros: undefined };
   const rows: DataRow[] = [];
   const skipped: number[] = [];
   for (const section of sections.filter((s) => s.name.toLowerCase() === 'data')) {
@@ -85,7 +86,7 @@ export function parse(file: FileView): Recording {
         if (text.trim() !== '') skipped.push(line);
         continue;
       }
-      rows.push({ values: readRow(text, { byValue: used, byField }, divisors), line });
+      rows.push({ values: readRow(text, columns, divisors), line });
     }
   }
   if (skipped.length > 0) flags.push({ code: 'non_breath_rows_skipped', detail: `${skipped.length} lines in [Data] are not B<n>= breath rows and were skipped (first at line ${skipped[0]})` });
@@ -144,25 +145,61 @@ interface DataRow {
 interface UsedColumns {
   byValue: Map<number, (number | null)[]>;
   byField: ((number | null)[] | undefined)[];
+  /** The `,0,0,...` that ends the first row past the used fields: rows ending the same way skip counting it. */
+  zeros: string | undefined;
 }
 
 /**
  * Reads the used columns of one breath row (value i is field i + 1 after `=`, past the constant)
- * into their arrays, null where the row is too short; returns how many values the row holds.
+ * into their arrays, null where the row is too short; returns how many values the row holds. Fields
+ * are one to five characters, so commas are found by a character loop (an indexOf call per field
+ * costs more than the field), and past the last used field they are only counted: the trailing
+ * zeros ZAN writes for unused channels are recognised whole, two characters a field.
  */
 function readRow(text: string, columns: UsedColumns, divisors: number[]): number {
+  const n = text.length;
+  const lastUsed = columns.byField.length - 1;
   let field = 0;
   let start = text.indexOf('=') + 1;
-  for (;;) {
-    const comma = text.indexOf(',', start);
+  for (; field <= lastUsed; field++) {
+    const comma = commaAt(text, start, n);
     const values = columns.byField[field];
-    if (values) values.push(scaleCell(text.slice(start, comma < 0 ? text.length : comma), divisors[field - 1]));
-    if (comma < 0) break;
+    if (values) values.push(scaleCell(text.slice(start, comma), divisors[field - 1]));
+    if (comma >= n) break;
     start = comma + 1;
-    field++;
+  }
+  if (field > lastUsed) {
+    columns.zeros ??= zeroFields(text, start);
+    let stop = n;
+    if (columns.zeros.length > 0 && n - columns.zeros.length >= start && text.endsWith(columns.zeros)) {
+      stop = n - columns.zeros.length;
+      field += columns.zeros.length / 2;
+    }
+    field += commasIn(text, start, stop);
   }
   for (const [at, values] of columns.byValue) if (at >= field) values.push(null);
   return field;
+}
+
+/** The first comma at or after `from`, or `n` (a loop of its own, so it is compiled soon and alone). */
+function commaAt(text: string, from: number, n: number): number {
+  let i = from;
+  while (i < n && text.charCodeAt(i) !== 44) i++;
+  return i;
+}
+
+/** The commas in text[from, to). */
+function commasIn(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 44) count++;
+  return count;
+}
+
+/** The run of `,0` fields that ends the text after `from` ('' when it ends otherwise). */
+function zeroFields(text: string, from: number): string {
+  let k = text.length;
+  while (k - 2 >= from && text.charCodeAt(k - 2) === 44 && text.charCodeAt(k - 1) === 48) k -= 2;
+  return text.slice(k);
 }
 
 function scaleCell(cell: string, divisor: number): number | null {

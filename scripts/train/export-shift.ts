@@ -1,18 +1,20 @@
 /**
- * `npx tsx scripts/train/export-shift.ts [model@version] [tests] [--averaged-rows=<placement>]`: how far each averaged export kind moves the
+ * `npx tsx scripts/train/export-shift.ts [model@version] [tests] [--averaged-rows=<placement>] [--averaged-smoothing=<smoothing>] [--synthetic-without-rf]`: how far each averaged export kind moves the
  * thresholds from the breath-by-breath (or as-shipped) answer, on the real labelled tests and on a
  * synthetic held-out cohort (analyses/vt/README.md, "Averaged exports"). Each real test is re-exported
  * as fixed bins of its own samples (a bin's mean, stamped at its end) and as the same 10-s bins with
  * every 7th and 11th bin left out (empty bins); the result goes through buildRecording, so the sampling
  * recognition runs as on an uploaded file. Synthetic tests are generated once per kind from the same
- * seed (the same breaths, exported differently). `--averaged-rows` runs the card with its
- * `preprocessing.averaged_rows` set to that placement (analyses/vt/card.ts), on a copy of the models
- * folder, so a placement is measured on a published version before a new version adopts it.
+ * seed (the same breaths, exported differently). `--averaged-rows` and `--averaged-smoothing` run the
+ * card with its `preprocessing.averaged_rows` / `averaged_smoothing` set to that value
+ * (analyses/vt/card.ts), on a copy of the models folder, so an option is measured on a published
+ * version before a new version adopts it. `--synthetic-without-rf` drops RF and tidal volume from the
+ * synthetic averaged exports, so the rate the engine estimates without them is measured too.
  */
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AVERAGED_ROWS, type AveragedRows } from '../../analyses/vt/card.js';
+import { AVERAGED_ROWS, AVERAGED_SMOOTHING, type AveragedRows, type AveragedSmoothing } from '../../analyses/vt/card.js';
 import { createVtPlugin } from '../../analyses/vt/plugin.js';
 import { DEFAULT_MODELS_DIR, ModelRegistry } from '../../analyses/vt/registry.js';
 import { buildRecording, type RawColumns } from '../../src/recording/build.js';
@@ -27,20 +29,24 @@ const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const [name, version] = (positional[0] ?? 'gandalf@latest').split('@');
 const placement = flags.find((f) => f.startsWith('--averaged-rows='))?.split('=')[1] as AveragedRows | undefined;
 if (placement !== undefined && !AVERAGED_ROWS.includes(placement)) throw new Error(`--averaged-rows must be one of ${AVERAGED_ROWS.join(', ')}`);
+const smoothing = flags.find((f) => f.startsWith('--averaged-smoothing='))?.split('=')[1] as AveragedSmoothing | undefined;
+if (smoothing !== undefined && !AVERAGED_SMOOTHING.includes(smoothing)) throw new Error(`--averaged-smoothing must be one of ${AVERAGED_SMOOTHING.join(', ')}`);
+const syntheticWithoutRf = flags.includes('--synthetic-without-rf');
 
-/** A copy of the models folder whose card for the chosen model has `preprocessing.averaged_rows` set. */
-function modelsWithPlacement(how: AveragedRows): string {
+/** A copy of the models folder whose card for the chosen model has the options named set in `preprocessing`. */
+function modelsWithOptions(options: { averaged_rows?: AveragedRows; averaged_smoothing?: AveragedSmoothing }): string {
   const dir = mkdtempSync(join(tmpdir(), 'export-shift-'));
   cpSync(DEFAULT_MODELS_DIR, dir, { recursive: true });
   const chosen = new ModelRegistry(dir).find(name, version);
   if (!chosen) throw new Error(`no model ${name}@${version}`);
   const cardPath = join(chosen.dir, 'card.json');
   const card = JSON.parse(readFileSync(cardPath, 'utf8'));
-  writeFileSync(cardPath, JSON.stringify({ ...card, preprocessing: { ...card.preprocessing, averaged_rows: how } }, null, 2));
+  writeFileSync(cardPath, JSON.stringify({ ...card, preprocessing: { ...card.preprocessing, ...options } }, null, 2));
   return dir;
 }
 
-const plugin = createVtPlugin({ modelsDir: placement ? modelsWithPlacement(placement) : DEFAULT_MODELS_DIR });
+const options = { ...(placement ? { averaged_rows: placement } : {}), ...(smoothing ? { averaged_smoothing: smoothing } : {}) };
+const plugin = createVtPlugin({ modelsDir: Object.keys(options).length ? modelsWithOptions(options) : DEFAULT_MODELS_DIR });
 const key = { tier: 'research' as const, allowed_models: null };
 const KINDS: { label: string; bin_s: number; empty?: boolean }[] = [
   { label: '5-s', bin_s: 5 },
@@ -93,6 +99,12 @@ function withBreathRate(rec: Recording): Recording {
   return { ...rec, channels: { ...rec.channels, RF: { values, unit_in: '1/min' } } };
 }
 
+/** The recording without RF and tidal volume (an export that writes neither). */
+function withoutRate(rec: Recording): Recording {
+  const { RF: _rf, VT: _vt, ...channels } = rec.channels;
+  return { ...rec, channels };
+}
+
 async function times(rec: Recording): Promise<[number | null, number | null, string]> {
   const out = await plugin.run(rec, { model: name, ...(version !== 'latest' ? { model_version: version } : {}), key, surface: 'web' });
   if (out.status !== 'ok') return [null, null, out.error];
@@ -101,7 +113,7 @@ async function times(rec: Recording): Promise<[number | null, number | null, str
 }
 
 const shift = (a: number | null, b: number | null) => (a === null || b === null ? 'n/a' : String(Math.round(a - b)));
-console.log(`model ${name} ${version}${placement ? `, averaged rows ${placement}` : ''}: shift of VT1 / VT2 from the original export, s`);
+console.log(`model ${name} ${version}${placement ? `, averaged rows ${placement}` : ''}${smoothing ? `, averaged smoothing ${smoothing}` : ''}: shift of VT1 / VT2 from the original export, s`);
 for (const r of await realTests()) {
   const [b1, b2] = await times(r.recording);
   const cells: string[] = [];
@@ -128,7 +140,8 @@ for (const k of kinds) {
   const d2: number[] = [];
   let refused = 0;
   for (let i = 0; i < base.length; i++) {
-    const [t1, t2, how] = await times(generateTest({ ...base[i], sampling: k.sampling }).recording);
+    const exported = generateTest({ ...base[i], sampling: k.sampling }).recording;
+    const [t1, t2, how] = await times(syntheticWithoutRf ? withoutRate(exported) : exported);
     if (how !== 'averaged' && t1 === null) refused++;
     if (t1 !== null && baseline[i][0] !== null) d1.push(t1 - baseline[i][0]!);
     if (t2 !== null && baseline[i][1] !== null) d2.push(t2 - baseline[i][1]!);
@@ -139,6 +152,6 @@ for (const k of kinds) {
   // The mean signed shift tells a lag (every test moved the same way) from scatter.
   const mean = (v: number[]) => (v.length ? Math.round(v.reduce((a, b) => a + b, 0) / v.length) : null);
   console.log(
-    `synthetic ${base.length} tests, ${k.label}: |VT1 shift| median ${med(d1)} s, 90th percentile ${p90(d1)} s, mean signed ${mean(d1)} s; |VT2 shift| median ${med(d2)} s, 90th ${p90(d2)} s, mean signed ${mean(d2)} s; refused ${refused}`,
+    `synthetic ${base.length} tests, ${k.label}${syntheticWithoutRf ? ' without RF' : ''}: |VT1 shift| median ${med(d1)} s, 90th percentile ${p90(d1)} s, mean signed ${mean(d1)} s; |VT2 shift| median ${med(d2)} s, 90th ${p90(d2)} s, mean signed ${mean(d2)} s; refused ${refused}`,
   );
 }

@@ -87,4 +87,6 @@ export interface AnalysisPlugin {
   metrics?: MetricEntry[];
   /** Builds what a first run would otherwise build lazily (model sessions), so a worker pays for it at start rather than on a request. */
   warmUp?(): Promise<void>;
+  /** Frees native resources (model sessions) before the thread that holds them ends: one finalised while a worker thread is torn down aborts the whole process. */
+  release?(): Promise<void>;
 }

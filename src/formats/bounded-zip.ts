@@ -26,6 +26,8 @@ export interface ZipEntry {
 export class BoundedZip {
   readonly entries: readonly ZipEntry[];
   private inflated = 0;
+  /** Whole inflations made before the reader asked (the sheet budget inflates every XML part first). */
+  private readonly kept = new Map<ZipEntry, Uint8Array>();
 
   constructor(
     bytes: Uint8Array,
@@ -40,9 +42,25 @@ export class BoundedZip {
     return this.entries.find((e) => e.name.toLowerCase().replace(/\\/g, '/') === wanted) ?? null;
   }
 
-  /** The whole entry; FILE_TOO_LARGE once everything inflated so far passes the cap, PARSER_ERROR when damaged. */
+  /** Keeps an entry's whole inflation made elsewhere, for `inflate` to return instead of inflating it again. */
+  keep(entry: ZipEntry, data: Uint8Array): void {
+    this.kept.set(entry, data);
+  }
+
+  /** The entry's whole inflation when one was kept, else null; nothing is inflated or counted. */
+  keptInflation(entry: ZipEntry): Uint8Array | null {
+    return this.kept.get(entry) ?? null;
+  }
+
+  /**
+   * The whole entry; FILE_TOO_LARGE once everything inflated so far passes the cap, PARSER_ERROR when
+   * damaged. A kept inflation counts against the cap as inflating it here would.
+   */
   inflate(entry: ZipEntry): Uint8Array {
-    const data = inflateEntry(entry, this.capBytes - this.inflated, this.capBytes);
+    const room = this.capBytes - this.inflated;
+    const kept = this.kept.get(entry);
+    if (kept && kept.length > room) throw tooLarge(this.capBytes);
+    const data = kept ?? inflateEntry(entry, room, this.capBytes);
     this.inflated += data.length;
     return data;
   }

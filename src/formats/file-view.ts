@@ -3,6 +3,7 @@
  * decoded views (text, lines, JSON, workbook) computed once and shared by all plugins, with bounds
  * on what any view may cost.
  */
+import { isAscii, isUtf8 } from 'node:buffer';
 import { zipSync } from 'fflate';
 import { ServiceError } from '../errors.js';
 import { BoundedZip, unzipBounded } from './bounded-zip.js';
@@ -186,7 +187,11 @@ export class FileView {
     if (container !== 'zip') return null;
     const zip = new BoundedZip(this.bytes, READ_LIMITS.max_uncompressed_bytes);
     if (!zip.entries.some((e) => e.name.startsWith('xl/'))) return null;
-    checkSheetBudget(zip.entries, { max_sheet_rows: READ_LIMITS.max_sheet_rows + 1, max_sheet_cells: READ_LIMITS.max_sheet_cells, max_uncompressed_bytes: READ_LIMITS.max_uncompressed_bytes });
+    checkSheetBudget(
+      zip.entries,
+      { max_sheet_rows: READ_LIMITS.max_sheet_rows + 1, max_sheet_cells: READ_LIMITS.max_sheet_cells, max_uncompressed_bytes: READ_LIMITS.max_uncompressed_bytes },
+      (entry, xml) => zip.keep(entry, xml),
+    );
     const direct = openXlsx(zip, { max_rows: READ_LIMITS.max_sheet_rows + 1, max_head_bytes: READ_LIMITS.max_head_bytes });
     if (!direct) return this.workbookFromSheetJs();
     this.headReaders = direct.map((sheet, i) => () => sheet.head(READ_LIMITS.head_rows) ?? (this.cachedSheets as Sheet[])[i].rows.slice(0, READ_LIMITS.head_rows));
@@ -287,10 +292,14 @@ export function decodeText(bytes: Buffer): { text: string; encoding: TextEncodin
   }
   let text: string;
   if (encoding === 'utf-8') {
-    // Valid UTF-8 is decoded once, by the strict decoder that tells it from cp1252.
-    const utf8 = strictUtf8(bytes);
-    if (utf8 === null) encoding = 'windows-1252';
-    text = utf8 ?? new TextDecoder(encoding).decode(body);
+    // Valid UTF-8 is told from cp1252 by a native check; ASCII, and cp1252 without its 0x80-0x9F
+    // characters, are latin1 byte for byte, which decodes several times faster than either decoder.
+    if (isAscii(bytes)) text = bytes.toString('latin1');
+    else if (isUtf8(bytes)) text = bytes.toString('utf8');
+    else {
+      encoding = 'windows-1252';
+      text = hasC1Bytes(bytes) ? new TextDecoder(encoding).decode(body) : bytes.toString('latin1');
+    }
   } else {
     text = new TextDecoder(encoding === 'utf-8-bom' ? 'utf-8' : encoding).decode(body);
   }
@@ -319,13 +328,17 @@ function sniffUtf16(bytes: Buffer): 'utf-16le' | 'utf-16be' | null {
   return null;
 }
 
-/** The bytes as UTF-8, or null when they are not valid UTF-8. */
-function strictUtf8(bytes: Buffer): string | null {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return null;
-  }
+/** Whether any byte is 0x80-0x9F, where cp1252 and latin1 differ; four bytes at a time where the buffer is aligned. */
+function hasC1Bytes(bytes: Buffer): boolean {
+  if (bytes.byteOffset % 4 !== 0) return c1Between(bytes, 0, bytes.length);
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
+  for (let w = 0; w < words.length; w++) if (words[w] & 0x80808080 && c1Between(bytes, 4 * w, 4 * w + 4)) return true;
+  return c1Between(bytes, 4 * words.length, bytes.length);
+}
+
+function c1Between(bytes: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (bytes[i] >= 0x80 && bytes[i] < 0xa0) return true;
+  return false;
 }
 
 /** Control characters other than tab, CR, LF and form feed mark binary content. */

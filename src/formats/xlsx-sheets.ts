@@ -9,6 +9,7 @@
  * markup ...) it does not guess: the workbook, or the one sheet, goes to SheetJS instead
  * (test/formats/xlsx-sheets.test.ts holds both readers to the same rows).
  */
+import { isAscii } from 'node:buffer';
 import type { BoundedZip, ZipEntry } from './bounded-zip.js';
 
 /** One worksheet: its name, and its rows read in full or only the first ones. */
@@ -94,9 +95,18 @@ function sheetEntry(zip: BoundedZip, target: string): ZipEntry | null {
 
 function worksheet(zip: BoundedZip, entry: ZipEntry, name: string, strings: string[], limits: SheetLimits): LazySheet {
   let all: unknown[][] | null | undefined;
+  /** The sheet's text when its whole inflation was kept: decoded once, for the head and then the rows. */
+  let decoded: string | undefined;
+  const kept = (): string | null => {
+    const bytes = zip.keptInflation(entry);
+    if (bytes && decoded === undefined) decoded = decode(bytes);
+    return bytes ? (decoded as string) : null;
+  };
   const rows = (): unknown[][] | null => {
     if (all === undefined) {
-      const read = readRows(decode(zip.inflate(entry)), strings, limits.max_rows, Number.POSITIVE_INFINITY, true);
+      const bytes = zip.inflate(entry);
+      const read = readRows(decoded ?? decode(bytes), strings, limits.max_rows, Number.POSITIVE_INFINITY, true);
+      decoded = undefined;
       all = read === INCOMPLETE ? null : read;
     }
     return all;
@@ -105,6 +115,14 @@ function worksheet(zip: BoundedZip, entry: ZipEntry, name: string, strings: stri
     name,
     rows,
     head(count) {
+      if (all === undefined && entry.compressed.length > FIRST_HEAD_BYTES) {
+        // Read from the whole text when it is at hand, as from a cut of it when it is not.
+        const whole = kept();
+        if (whole !== null) {
+          const read = readRows(whole, strings, limits.max_rows, count, false);
+          if (read !== INCOMPLETE) return read;
+        }
+      }
       // A growing prefix of the sheet, until it holds the rows asked for; else the whole sheet.
       for (let bytes = FIRST_HEAD_BYTES; all === undefined && bytes < entry.compressed.length && bytes <= MAX_HEAD_COMPRESSED_BYTES; bytes *= 2) {
         const read = readRows(decode(zip.inflateHead(entry, bytes, limits.max_head_bytes)), strings, limits.max_rows, count, false);
@@ -119,6 +137,11 @@ function worksheet(zip: BoundedZip, entry: ZipEntry, name: string, strings: stri
  * The rows of a sheet's XML from the first row of its dimension, at most `count` of them; null when
  * the markup is outside what this reader handles. `complete` false means the text is a cut head:
  * only rows closed before the cut are read, and INCOMPLETE comes back when they are not enough.
+ *
+ * Where the sheet ends (`</sheetData>`) and where each row ends (`</row>`) are searched for only when
+ * the markup before them is not the plain run of `<row>`s of plain cells Excel writes: inside such a
+ * run neither can occur, so the row ends right after its last cell and the sheet after its last row,
+ * and two searches through the whole text are saved.
  */
 function readRows(xml: string, strings: string[], maxRows: number, count: number, complete: boolean): unknown[][] | null | typeof INCOMPLETE {
   const dataAt = xml.indexOf('<sheetData');
@@ -127,12 +150,17 @@ function readRows(xml: string, strings: string[], maxRows: number, count: number
   if (!range || range.e.r >= maxRows) return null;
   const open = xml.indexOf('>', dataAt);
   if (open < 0 || xml.charCodeAt(open - 1) === 47) return null;
-  let end = xml.indexOf('</sheetData>', open);
-  if (end < 0) {
-    if (complete) return null;
-    end = xml.lastIndexOf('</row>');
-    if (end < open) return INCOMPLETE;
-  }
+  // Without a `</sheetData>` after the opening tag, every position is searched for as before.
+  const closed = xml.lastIndexOf('</sheetData>') > open;
+  let sheetEnd = -1;
+  const end = (): number => {
+    if (sheetEnd < 0) {
+      sheetEnd = xml.indexOf('</sheetData>', open);
+      if (sheetEnd < 0) sheetEnd = complete ? -2 : xml.lastIndexOf('</row>');
+    }
+    return sheetEnd;
+  };
+  if (!closed && (end() === -2 || end() < open)) return complete ? null : INCOMPLETE;
   const width = range.e.c - range.s.c + 1;
   const last = Math.min(range.e.r, range.s.r + count - 1);
   const out: unknown[][] = [];
@@ -141,18 +169,25 @@ function readRows(xml: string, strings: string[], maxRows: number, count: number
   };
   let at = open + 1;
   let previous = -1;
+  // Whether all from `open` to `at` is plain rows: then `</sheetData>` lies at or after `at`.
+  let plain = closed;
   for (;;) {
     const rowAt = xml.indexOf('<row', at);
-    if (rowAt < 0 || rowAt >= end) break;
+    plain &&= rowAt === at;
+    if (rowAt < 0 || (!plain && rowAt >= end())) break;
     const tagEnd = xml.indexOf('>', rowAt);
-    if (tagEnd < 0 || tagEnd >= end) return null;
+    plain &&= tagEnd >= 0 && xml.indexOf('<', rowAt + 1) > tagEnd;
+    if (tagEnd < 0 || (!plain && tagEnd >= end())) return null;
     if (!isSpace(xml.charCodeAt(rowAt + 4)) || xml.charCodeAt(tagEnd - 1) === 47) return null;
     const rowNumber = Number(attribute(xml.slice(rowAt, tagEnd), 'r'));
     const r = rowNumber - 1;
     if (!Number.isInteger(rowNumber) || r <= previous || rowNumber > maxRows) return null;
     previous = r;
-    const close = xml.indexOf('</row>', tagEnd);
-    if (close < 0 || close > end) return null;
+    let close = -1;
+    if (!plain || r > last) {
+      close = xml.indexOf('</row>', tagEnd);
+      if (close < 0 || close > end()) return null;
+    }
     if (r > last) {
       blankUpTo(last);
       return out;
@@ -163,12 +198,103 @@ function readRows(xml: string, strings: string[], maxRows: number, count: number
       row = new Array(width).fill(null);
       out.push(row);
     }
-    if (!readCells(xml, tagEnd + 1, close, rowNumber, row, range.s.c, range.e.c, strings)) return null;
+    let from = tagEnd + 1;
+    if (plain) {
+      from = readPlainCells(xml, from, rowNumber, row, range.s.c, range.e.c, strings);
+      if (xml.startsWith('</row>', from)) close = from;
+      else {
+        // Past the plain cells the row is read as any row is, from where they stopped.
+        plain = false;
+        close = xml.indexOf('</row>', tagEnd);
+        if (close < 0 || close > end() || from > close) return null;
+      }
+    }
+    if (!readCells(xml, from, close, rowNumber, row, range.s.c, range.e.c, strings)) return null;
     at = close + 6;
   }
-  if (!complete && xml.indexOf('</sheetData>', open) < 0 && range.s.r + out.length <= last) return INCOMPLETE;
+  if (!complete && !closed && range.s.r + out.length <= last) return INCOMPLETE;
   blankUpTo(last);
   return out;
+}
+
+/**
+ * Reads the plain cells at the start of a row, `<c r="K300" s="3" t="s"><v>12</v></c>` (or empty,
+ * `<c r="K300" s="3"/>`), as `readCells` would, and returns where the first other markup starts.
+ * Plain means: attributes other than r and t hold no space, quote, < or >, and a `<v>` holds a number
+ * or a shared-string index and nothing else; so no `</row>` or `</sheetData>` can hide inside one.
+ */
+function readPlainCells(xml: string, from: number, rowNumber: number, row: unknown[] | null, firstCol: number, lastCol: number, strings: string[]): number {
+  let at = from;
+  for (;;) {
+    if (xml.charCodeAt(at) !== 60 || xml.charCodeAt(at + 1) !== 99 || xml.charCodeAt(at + 2) !== 32) return at;
+    let col = -1;
+    let type = 110; // 'n'
+    let i = at + 2;
+    // Attributes: ` name="value"`, until the tag closes with > or />.
+    while (xml.charCodeAt(i) === 32) {
+      const nameAt = i + 1;
+      let k = nameAt;
+      while (isNameChar(xml.charCodeAt(k))) k++;
+      if (k === nameAt || xml.charCodeAt(k) !== 61 || xml.charCodeAt(k + 1) !== 34) return at;
+      const valueAt = k + 2;
+      let valueEnd = valueAt;
+      for (let c = xml.charCodeAt(valueEnd); c !== 34; c = xml.charCodeAt(++valueEnd)) {
+        // A space, < or > (or the end of the text) is left to readCells, which reads around them differently.
+        if (c === 32 || c === 60 || c === 62 || c === 9 || c === 10 || c === 13 || Number.isNaN(c)) return at;
+      }
+      if (k === nameAt + 1 && xml.charCodeAt(nameAt) === 114) {
+        col = columnAt(xml, valueAt, valueEnd, rowNumber);
+        if (col < 0) return at;
+      } else if (k === nameAt + 1 && xml.charCodeAt(nameAt) === 116) {
+        type = xml.charCodeAt(valueAt);
+        if (valueEnd !== valueAt + 1 || (type !== 110 && type !== 115)) return at;
+      }
+      i = valueEnd + 1;
+    }
+    if (col < 0) return at;
+    if (xml.charCodeAt(i) === 47 && xml.charCodeAt(i + 1) === 62) {
+      // An empty number or shared-string cell: no value, as SheetJS keeps none.
+      at = i + 2;
+      continue;
+    }
+    if (xml.charCodeAt(i) !== 62 || xml.charCodeAt(i + 1) !== 60 || xml.charCodeAt(i + 2) !== 118 || xml.charCodeAt(i + 3) !== 62) return at;
+    const valueAt = i + 4;
+    let value: unknown;
+    if (type === 115) {
+      const index = indexAt(xml, valueAt, strings.length);
+      if (index === null) return at;
+      value = strings[index];
+    } else {
+      const exact = decimalAt(xml, valueAt);
+      if (exact === null) {
+        scanEnd = xml.indexOf('<', valueAt);
+        if (scanEnd <= valueAt || hasAmpersand(xml, valueAt, scanEnd)) return at;
+        value = parseFloat(xml.slice(valueAt, scanEnd));
+      } else value = exact;
+    }
+    if (!closesValueAndCell(xml, scanEnd)) return at;
+    if (row !== null && col >= firstCol && col <= lastCol) row[col - firstCol] = value;
+    at = scanEnd + 8;
+  }
+}
+
+/** Whether `</v></c>` starts at xml[at] (compared by code, which is faster than startsWith here). */
+function closesValueAndCell(xml: string, at: number): boolean {
+  return (
+    xml.charCodeAt(at) === 60 &&
+    xml.charCodeAt(at + 1) === 47 &&
+    xml.charCodeAt(at + 2) === 118 &&
+    xml.charCodeAt(at + 3) === 62 &&
+    xml.charCodeAt(at + 4) === 60 &&
+    xml.charCodeAt(at + 5) === 47 &&
+    xml.charCodeAt(at + 6) === 99 &&
+    xml.charCodeAt(at + 7) === 62
+  );
+}
+
+/** ASCII letters, digits, and `:`, `_`, `-`, `.`: what an attribute name of a plain cell is made of. */
+function isNameChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 58 || c === 95 || c === 45 || c === 46;
 }
 
 /**
@@ -230,6 +356,55 @@ function readCells(xml: string, from: number, to: number, rowNumber: number, row
     if (value !== ABSENT && row !== null && col >= firstCol && col <= lastCol) row[col - firstCol] = value;
   }
   return true;
+}
+
+/** Powers of ten a double holds exactly. */
+const EXACT_POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k);
+/** Where the last `decimalAt` or `indexAt` stopped. */
+let scanEnd = 0;
+
+/**
+ * The number `-?digits(.digits)?` at xml[from], of at most 15 digits, or null for anything else (left
+ * to parseFloat). A mantissa below 2^53 over an exact power of ten is correctly rounded, so the value
+ * is bit for bit parseFloat's.
+ */
+function decimalAt(xml: string, from: number): number | null {
+  let i = from;
+  let c = xml.charCodeAt(i);
+  const negative = c === 45;
+  if (negative) c = xml.charCodeAt(++i);
+  let mantissa = 0;
+  let digits = 0;
+  while (c >= 48 && c <= 57) {
+    mantissa = mantissa * 10 + (c - 48);
+    digits++;
+    c = xml.charCodeAt(++i);
+  }
+  if (digits === 0) return null;
+  let fraction = 0;
+  if (c === 46) {
+    c = xml.charCodeAt(++i);
+    while (c >= 48 && c <= 57) {
+      mantissa = mantissa * 10 + (c - 48);
+      fraction++;
+      c = xml.charCodeAt(++i);
+    }
+    if (fraction === 0) return null;
+  }
+  if (digits + fraction > 15) return null;
+  scanEnd = i;
+  const value = mantissa / EXACT_POW10[fraction];
+  return negative ? -value : value;
+}
+
+/** The shared-string index (digits, below `count`) at xml[from], or null for anything else. */
+function indexAt(xml: string, from: number, count: number): number | null {
+  let i = from;
+  let index = 0;
+  for (let c = xml.charCodeAt(i); c >= 48 && c <= 57 && i - from < 9; c = xml.charCodeAt(++i)) index = index * 10 + (c - 48);
+  if (i === from || index >= count) return null;
+  scanEnd = i;
+  return index;
 }
 
 function hasAmpersand(xml: string, from: number, to: number): boolean {
@@ -388,8 +563,9 @@ function text(zip: BoundedZip, name: string): string | null {
 
 const utf8 = new TextDecoder('utf-8');
 
+/** UTF-8 text; ASCII (nearly every part) is decoded as latin1, byte for byte the same and several times faster. */
 function decode(bytes: Uint8Array): string {
-  return utf8.decode(bytes);
+  return isAscii(bytes) ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1') : utf8.decode(bytes);
 }
 
 /** Every `<name ...>` tag (attributes included, without the closing >) in document order. */

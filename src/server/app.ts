@@ -30,6 +30,7 @@ import { deleteCpet, getCpet, getSeries } from './handlers/records.js';
 import { createTickets, postTicket, uploadContent, uploadMultipart, type AdmittedTicket } from './handlers/uploads.js';
 import { createWebSession, endWebSession, getWebDomains, listWebModels } from './handlers/web.js';
 import { drainRefusal } from './lifecycle.js';
+import { indexOperations } from './operation-index.js';
 import { createLogger, type Logger } from './logger.js';
 import { requestLog } from './request-log.js';
 import { cors, securityHeaders } from './security-headers.js';
@@ -282,6 +283,7 @@ export async function buildApp(deps: ServiceDeps, page: WebBundle): Promise<expr
   handlers.notImplemented = (c: Context, _req: Request, res: Response) => sendError(res, new ServiceError('INTERNAL_ERROR', `Operation ${c.operation?.operationId} has no handler.`, {}));
   api.register(handlers);
   await api.init();
+  indexOperations(api);
 
   const app = express();
   app.disable('x-powered-by');

@@ -9,6 +9,7 @@ import { ServiceError, serviceUnavailable } from '../errors.js';
 import { createKeyStore, type KeyStore } from './keys.js';
 import { cleanupTtlMs, recordKey, type StoredRecord } from './record-key.js';
 import { newSecretText, secretFromEnv } from './shared-secret.js';
+import { deserializeStored } from './stored-json.js';
 import type { Store } from './store.js';
 
 /** How long start-up waits for Redis before failing with a clear message. */
@@ -122,7 +123,7 @@ export async function openRedisStore(redisUrl: string, namespace: string, now: (
     const ns = `${namespace}:${name}`;
     // useKeyPrefix false: the adapter already prefixes with its namespace; keyv would add it twice.
     const adapter = new KeyvRedis(client, { namespace: ns, throwOnErrors: true });
-    return new Keyv({ store: adapter, namespace: ns, useKeyPrefix: false, throwOnErrors: true });
+    return new Keyv({ store: adapter, namespace: ns, useKeyPrefix: false, throwOnErrors: true, deserialize: deserializeStored });
   };
   const records = area('records');
   const apikeys = area('apikeys');

@@ -16,6 +16,7 @@ import type { Recording } from '../recording/recording.js';
 import { recordingOf, type RecordingPayload } from '../server/stored-record.js';
 import { recordingSummary, type RecordingSummary } from '../server/summary.js';
 import { encodeRecording, type EncodedRecording } from '../store/record-codec.js';
+import { generateTest } from '../synthetic/generate.js';
 import { generateSampleTest } from '../synthetic/sample.js';
 
 export type Task =
@@ -71,17 +72,29 @@ export function loadRegistries(packages: string[] = []): Promise<Loaded> {
 /**
  * What the first request of a thread would otherwise pay for (issue 23: 127 ms against a warm call's
  * 20): the plugins and registries, every analysis's lazily built state (model sessions), and the
- * compiled code of the analyses and metrics, by running each once on the synthetic sample, decoded
- * from a stored block as a request's recording is. Run once per thread before it takes tasks (worker.mjs).
+ * compiled code of the analyses and metrics, by running each on recordings decoded from a stored
+ * block as a request's recording is. The sample alone (2-s rows, no oscillation) left the code of
+ * breath-by-breath recordings and of oscillating ones to the first real test, several times a warm
+ * call: so also a breath-by-breath ramp and the oscillating sample. Run once per thread before it
+ * takes tasks (worker.mjs).
  */
 export async function warmUp(packages: string[] = []): Promise<void> {
   const { plugins, metrics } = await loadRegistries(packages);
   for (const analysis of plugins.analyses) await analysis.warmUp?.();
   const names = plugins.analyses.map((a) => a.name);
   const metricNames = metrics.list().map((m) => m.name);
-  const sample = generateSampleTest(false).recording;
-  await runAnalyses(recordingOf({ encoded: encodeRecording(sample) }), names, plugins.analyses, { key: { tier: 'research', allowed_models: null } });
-  metrics.compute(recordingOf({ encoded: encodeRecording(sample) }), metricNames);
+  const recordings = [generateSampleTest(false).recording, generateTest({ seed: 1, protocol: 'ramp' }).recording, generateSampleTest(true).recording];
+  for (const rec of recordings) {
+    const encoded = encodeRecording(rec);
+    await runAnalyses(recordingOf({ encoded }), names, plugins.analyses, { key: { tier: 'research', allowed_models: null } });
+    metrics.compute(recordingOf({ encoded }), metricNames);
+  }
+}
+
+/** Frees every analysis's native resources in this thread (worker.mjs, when the pool closes). */
+export async function release(packages: string[] = []): Promise<void> {
+  const { plugins } = await loadRegistries(packages);
+  for (const analysis of plugins.analyses) await analysis.release?.();
 }
 
 /** Runs one task; never throws. */

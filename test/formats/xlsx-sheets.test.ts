@@ -129,6 +129,23 @@ describe('xlsx sheets read straight from the archive', () => {
     expect(heads[0].rows).to.deep.equal(view.sheets()![0].rows.slice(0, READ_LIMITS.head_rows));
   });
 
+  it('reads rows where plain cells give way to other markup mid-row or mid-sheet as SheetJS does', () => {
+    const data = [['t', 'VO2', 'VCO2', 'note', 'HR'], ...Array.from({ length: 120 }, (_, r) => [r, 0.30113099999999998 * r, -1.5e-7 * r, r % 7 === 0 ? 'x & y' : `s${r % 3}`, 1814.1413726146379 + r])];
+    const edits: [string, (xml: string) => string][] = [
+      ['whitespace between cells and rows', (xml) => xml.replace(/<\/c><c /g, '</c>\n  <c ').replace(/<\/row><row /g, '</row>\n<row ')],
+      ['an attribute with a space in its value', (xml) => xml.replace(/<c r="C7"/, '<c x="a b" r="C7"')],
+      ['a formula with its cached value', (xml) => xml.replace(/<c r="B9"([^>]*)><v>([^<]*)<\/v>/, '<c r="B9"$1><f>A9*2</f><v>$2</v>')],
+      ['self-closing empty cells', (xml) => xml.replace(/<c r="E11"([^>]*)><v>[^<]*<\/v><\/c>/, '<c r="E11"$1/>')],
+      ['a number with an exponent and one with a plus', (xml) => xml.replace(/(<c r="B13"[^>]*><v>)[^<]*/, '$11.5E-3').replace(/(<c r="C13"[^>]*><v>)[^<]*/, '$1+2.25')],
+      ['a row tag with a namespaced attribute', (xml) => xml.replace(/<row r="17"/, '<row x14ac:dyDescent="0.2" r="17"')],
+    ];
+    for (const bookSST of [false, true]) {
+      const book = writeWorkbook([{ name: 'Data', data }], 'xlsx', bookSST);
+      expectSameAsSheetJs(book, `plain, bookSST ${bookSST}`);
+      for (const [label, edit] of edits) expectSameAsSheetJs(withPart(book, 'xl/worksheets/sheet1.xml', edit), `${label}, bookSST ${bookSST}`);
+    }
+  });
+
   it('unescapes as SheetJS does: entities, numeric references, _xHHHH_ and CDATA', () => {
     expect(unescapeXml('a &amp; b &lt;c&gt; &quot;d&quot; &apos;e&apos;')).to.equal('a & b <c> "d" \'e\'');
     expect(unescapeXml('&#233;&#xE9;_x000D__x0041_')).to.equal('éé\rA');

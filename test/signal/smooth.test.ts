@@ -32,6 +32,23 @@ describe('runningMedian and quantile', () => {
     expect(runningMedian([1, null, 3], 1)).to.deep.equal([1, null, 3]);
   });
 
+  it('gives the median of each sorted window, -0 and ties in the order a stable sort leaves them', () => {
+    const sortEach = (values: (number | null)[], h: number) =>
+      values.map((v, i) => {
+        if (v === null || !Number.isFinite(v)) return null;
+        const win = values.slice(Math.max(0, i - h), i + h + 1).filter((w): w is number => w !== null && Number.isFinite(w));
+        win.sort((a, b) => a - b);
+        const m = win.length >> 1;
+        return win.length % 2 ? win[m] : (win[m - 1] + win[m]) / 2;
+      });
+    const values = [0, -0, 3, null, Number.NaN, -0, 0, 2.5, -1, Number.POSITIVE_INFINITY, 7, 7, -0, 1e-300, 4, null, 0];
+    for (const h of [0, 1, 2, 3]) {
+      const got = runningMedian(values, h);
+      const want = sortEach(values, h);
+      for (let i = 0; i < values.length; i++) expect(Object.is(got[i], want[i]), `half width ${h}, sample ${i}: ${got[i]} vs ${want[i]}`).to.equal(true);
+    }
+  });
+
   it('interpolates quantiles and ignores non-finite values', () => {
     expect(quantile([4, 1, 3, 2, Number.NaN], 0.5)).to.equal(2.5);
     expect(quantile([10, 20], 0.1)).to.equal(11);

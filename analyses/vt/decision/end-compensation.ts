@@ -62,6 +62,11 @@ interface Hinge {
   explained: number;
 }
 
+/** Determinant of the 3 x 3 matrix [[a0, a1, a2], [a3, a4, a5], [a6, a7, a8]] (arguments, not an array: it runs three times per candidate break). */
+function det3(a0: number, a1: number, a2: number, a3: number, a4: number, a5: number, a6: number, a7: number, a8: number): number {
+  return a0 * (a4 * a8 - a5 * a7) - a1 * (a3 * a8 - a5 * a6) + a2 * (a3 * a7 - a4 * a6);
+}
+
 /** Residual sum of squares of the least-squares fit y = a + b x + c max(0, x - xk) over [lo, hi], with its slopes. */
 function hingeFit(x: ArrayLike<number>, y: ArrayLike<number>, lo: number, hi: number, k: number): { sse: number; b: number; c: number } {
   // Normal equations of three regressors (1, x, h), solved by Cramer's rule: small, exact enough at these scales.
@@ -75,31 +80,32 @@ function hingeFit(x: ArrayLike<number>, y: ArrayLike<number>, lo: number, hi: nu
     sy = 0,
     sxy = 0,
     shy = 0;
+  // Where x is at or below the knot, h is 0 and its terms add zeros: skipping them leaves every sum's bits as they were.
   for (let i = lo; i <= hi; i++) {
     const xi = x[i] - xk;
-    const hi_ = Math.max(0, xi);
     const yi = y[i];
     n++;
     sx += xi;
-    sh += hi_;
     sxx += xi * xi;
-    sxh += xi * hi_;
-    shh += hi_ * hi_;
     sy += yi;
     sxy += xi * yi;
-    shy += hi_ * yi;
+    if (xi > 0) {
+      sh += xi;
+      sxh += xi * xi;
+      shh += xi * xi;
+      shy += xi * yi;
+    }
   }
-  const det3 = (a: number[]) => a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) + a[2] * (a[3] * a[7] - a[4] * a[6]);
-  const m = [n, sx, sh, sx, sxx, sxh, sh, sxh, shh];
-  const d = det3(m);
+  const d = det3(n, sx, sh, sx, sxx, sxh, sh, sxh, shh);
   if (!(Math.abs(d) > 1e-12)) return { sse: Infinity, b: 0, c: 0 };
-  const a0 = det3([sy, sx, sh, sxy, sxx, sxh, shy, sxh, shh]) / d;
-  const b = det3([n, sy, sh, sx, sxy, sxh, sh, shy, shh]) / d;
-  const c = det3([n, sx, sy, sx, sxx, sxy, sh, sxh, shy]) / d;
+  const a0 = det3(sy, sx, sh, sxy, sxx, sxh, shy, sxh, shh) / d;
+  const b = det3(n, sy, sh, sx, sxy, sxh, sh, shy, shh) / d;
+  const c = det3(n, sx, sy, sx, sxx, sxy, sh, sxh, shy) / d;
   let sse = 0;
   for (let i = lo; i <= hi; i++) {
     const xi = x[i] - xk;
-    const r = y[i] - (a0 + b * xi + c * Math.max(0, xi));
+    const line = a0 + b * xi;
+    const r = y[i] - (xi > 0 ? line + c * xi : line);
     sse += r * r;
   }
   return { sse, b, c };

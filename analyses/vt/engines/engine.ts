@@ -50,4 +50,8 @@ export interface Engine {
   /** Whether the engine answers curves (and so needs a decision rule) or thresholds. */
   answers: EngineOutput['kind'];
   run(input: EngineInput): Promise<EngineOutput>;
+  /** Builds what the engine would otherwise build on a model's first request (called at start, before the service is ready). */
+  warmUp?(model: RegisteredModel): Promise<void>;
+  /** Frees the native sessions the engine holds of its own (the plugin's `release`). */
+  release?(): Promise<void>;
 }

@@ -34,6 +34,15 @@ export function sessionFor(model: RegisteredModel): Promise<ort.InferenceSession
   return session;
 }
 
+/** Releases every cached session and forgets it (before the thread ends: see AnalysisPlugin.release). */
+export async function releaseSessions(): Promise<void> {
+  const open = [...sessions.values()];
+  sessions.clear();
+  for (const session of await Promise.allSettled(open)) {
+    if (session.status === 'fulfilled') await session.value.release();
+  }
+}
+
 /** The model's session, with a load failure turned into an InferenceError naming the model. */
 export async function loadedSession(model: RegisteredModel): Promise<ort.InferenceSession> {
   try {

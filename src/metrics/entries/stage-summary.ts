@@ -70,15 +70,42 @@ function stagesFromWork(rec: Recording, name: 'Load' | 'Speed', absTol: number, 
   return out;
 }
 
-function summarise(rec: Recording, stage: Stage, index: number): Record<string, number | null> {
+/**
+ * Indices [lo, hi) of the samples timed within [from_s, to_s]: two binary searches on the clock, which
+ * a Recording keeps strictly increasing, so each stage reads its tail only instead of every sample of
+ * the recording (a long stepped test has hundreds of stages; issue 23). The whole record when the clock
+ * is not ordered; the callers still test each sample's time, so either range gives the same sums.
+ */
+function tailRange(t_s: readonly number[], ordered: boolean, from_s: number, to_s: number): [number, number] {
+  if (!ordered) return [0, t_s.length];
+  const firstAtLeast = (x: number, strict: boolean) => {
+    let lo = 0;
+    let hi = t_s.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (strict ? t_s[mid] <= x : t_s[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return [firstAtLeast(from_s, false), firstAtLeast(to_s, true)];
+}
+
+function isOrdered(t_s: readonly number[]): boolean {
+  for (let i = 1; i < t_s.length; i++) if (!(t_s[i] > t_s[i - 1])) return false;
+  return true;
+}
+
+function summarise(rec: Recording, stage: Stage, index: number, ordered: boolean): Record<string, number | null> {
   const from = Math.max(stage.t_start_s, stage.t_end_s - TAIL_S);
   const row: Record<string, number | null> = { stage: index + 1, t_start_s: round(stage.t_start_s, 1), t_end_s: round(stage.t_end_s, 1), tail_from_s: round(from, 1) };
+  const [lo, hi] = tailRange(rec.t_s, ordered, from, stage.t_end_s);
   const mean = (name: ChannelName): { m: number | null; n: number } => {
     const values = channel(rec, name);
     if (!values) return { m: null, n: 0 };
     let s = 0;
     let n = 0;
-    for (let i = 0; i < rec.t_s.length; i++) {
+    for (let i = lo; i < hi; i++) {
       const x = values[i];
       if (rec.t_s[i] >= from && rec.t_s[i] <= stage.t_end_s && finite(x)) {
         s += x;
@@ -87,9 +114,10 @@ function summarise(rec: Recording, stage: Stage, index: number): Record<string, 
     }
     return { m: n > 0 ? s / n : null, n };
   };
-  for (const [name, key] of MEANS) row[key] = round(mean(name).m ?? Number.NaN, name === 'VE' || name === 'HR' ? 1 : 0);
-  const vo2 = mean('VO2');
-  const vco2 = mean('VCO2').m;
+  const means = new Map(MEANS.map(([name]) => [name, mean(name)]));
+  for (const [name, key] of MEANS) row[key] = round(means.get(name)?.m ?? Number.NaN, name === 'VE' || name === 'HR' ? 1 : 0);
+  const vo2 = means.get('VO2') ?? { m: null, n: 0 };
+  const vco2 = means.get('VCO2')?.m ?? null;
   row.rer = vo2.m !== null && vco2 !== null && vo2.m > 0 ? round(vco2 / vo2.m, 3) : null;
   row.n_samples = vo2.n;
   row.level = round(stage.level ?? Number.NaN, 1);
@@ -149,12 +177,13 @@ export function computeStageSummary(rec: Recording, options: Pick<MetricOptions,
       },
     );
   }
+  const ordered = isOrdered(rec.t_s);
   return ok({
     source,
     tail_s: TAIL_S,
     level_unit: unit,
     protocol_input: input,
-    stages: stages.map((s, i) => summarise(rec, s, i)),
+    stages: stages.map((s, i) => summarise(rec, s, i, ordered)),
   });
 }
 

@@ -8,6 +8,8 @@
  * - a series a cart already averaged or interpolated gets the same smoothing in time: a centred mean
  *   over the seconds 20 breaths took there (from the breathing frequency), so a 2-s or 10-s export
  *   reaches the model as smooth as a breath-by-breath one (pyoxynet passes such series on as they are);
+ *   a card naming `preprocessing.averaged_smoothing: breaths` reads it through the breath-by-breath
+ *   smoothing itself instead, over breaths laid at the breathing rate (breath-mean.ts);
  * - the span ends at the 30-s VO2 peak, so recovery never enters the scaling or the windows (the
  *   labelled tests pyoxynet ships end at exhaustion);
  * - the columns keep the meaning the card fixes instead of being reassigned per test from its first
@@ -24,6 +26,7 @@
  * - `pairwise`: from the pairs pyoxynet's rule compares, b = h / (m + h) and q = s / (h + s).
  */
 import { channel, type Recording } from '../../../../src/recording/recording.js';
+import type { AveragedSmoothing } from '../../card.js';
 import type { DomainCurves } from '../../decision/curves.js';
 import { type ScalingRange, SCALING_RANGES } from '../../card.js';
 import { endCompensation } from '../../decision/end-compensation.js';
@@ -31,11 +34,17 @@ import { exerciseEndIndex } from '../../exercise-end.js';
 import type { PreparedTest } from '../../preprocess.js';
 import type { RegisteredModel } from '../../registry.js';
 import { InferenceError } from '../onnx-session.js';
-import type * as ort from 'onnxruntime-node';
-import { runOxynet } from './run.js';
+import { breathingRate, breathMean, type RateSource } from './breath-mean.js';
 import { BREATH_FILTER_SIZE, upstreamSeries, type OneHzSeries } from './upstream.js';
+<<<<<<< HEAD
 import { referenceRanges } from './reference-range.js';
 import { buildWindows, minMaxScale, OXYNET_CHANNELS, rangeScale, WINDOW_S } from './windows.js';
+=======
+import { minMaxScale, OXYNET_CHANNELS, WINDOW_S } from './windows.js';
+
+/** Runs the model on the windows at `starts` of the five scaled series: outputs [windows, 3], row-major (run.ts, shared-run.ts). */
+export type RunWindows = (channels: readonly Float64Array[], starts: readonly number[]) => Promise<Float32Array>;
+>>>>>>> main
 
 /** What the card fixes about reading the model (`preprocessing` of a card whose engine is oxynet-cnn). */
 export interface OxynetReading {
@@ -89,6 +98,8 @@ export interface OxynetCurves {
   /** With scaling_range reference_tail: the compensation second that anchored the range (null: none, the measured range). */
   scaling_compensation_s: number | null;
   input: string;
+  /** Where the breathing rate of an averaged series read through `breaths` came from. */
+  breathing_rate?: RateSource;
 }
 
 /** Breathing frequency assumed where a recording has none, breaths/min: a mid-exercise rate. */
@@ -150,9 +161,14 @@ function edgePadded(values: Float64Array, extra: number): Float64Array {
 }
 
 /** Runs the model over the span and returns per-second curves on the test's grid. */
+<<<<<<< HEAD
 export async function oxynetCurves(session: ort.InferenceSession, rec: Recording, test: PreparedTest, reading: OxynetReading, onset: number): Promise<OxynetCurves> {
+=======
+export async function oxynetCurves(runWindows: RunWindows, rec: Recording, test: PreparedTest, reading: OxynetReading, smoothing: AveragedSmoothing = 'time_span'): Promise<OxynetCurves> {
+>>>>>>> main
   const raw = upstreamSeries(rec);
-  const series: OneHzSeries = raw.input === 'breath_by_breath' ? raw : { ...raw, channels: breathSpanMean(raw, rec) };
+  const rate = raw.input !== 'breath_by_breath' && smoothing === 'breaths' ? breathingRate(raw, rec) : null;
+  const series: OneHzSeries = raw.input === 'breath_by_breath' ? raw : { ...raw, channels: rate ? breathMean(raw, rate.rate_per_min) : breathSpanMean(raw, rec) };
   // Series seconds inside the analysed span [t0_s, t0_s + end_index]; a reading of the tail runs on to the last second of exercise.
   const spanEnd = test.t0_s + (reading.tail === 'edge_padded' ? exerciseEndIndex(rec, test) : test.end_index);
   let from = 0;
@@ -173,12 +189,13 @@ export async function oxynetCurves(session: ort.InferenceSession, rec: Recording
   for (let s = 0; s + WINDOW_S <= length; s += reading.stride_s) starts.push(s);
   const full = starts.length;
   if (padded) for (let s = (starts.at(-1) as number) + reading.stride_s; s < length; s += reading.stride_s) starts.push(s);
-  const out = await runOxynet(session, buildWindows(scaled, starts), starts.length);
+  const out = await runWindows(scaled, starts);
   const rowTime = starts.map((s) => series.time_s[from + s] + reading.row_time_offset_s);
 
   const n = test.n;
   const curves: DomainCurves = { moderate: new Float64Array(n).fill(NaN), heavy: new Float64Array(n).fill(NaN), severe: new Float64Array(n).fill(NaN) };
   const { moderate: cm, heavy: ch, severe: cs } = reading.output_columns;
+  const pairwise = reading.output_reading === 'pairwise';
   let r = 0;
   let lastIndex = -1;
   for (let i = 0; i < n; i++) {
@@ -187,16 +204,19 @@ export async function oxynetCurves(session: ort.InferenceSession, rec: Recording
     while (r + 1 < rowTime.length && rowTime[r + 1] <= t) r++;
     // Before the first row the first row's reading holds; between rows, linear.
     const w = t <= rowTime[0] || r + 1 >= rowTime.length ? 0 : (t - rowTime[r]) / (rowTime[r + 1] - rowTime[r]);
-    const at = (col: number) => out[3 * r + col] * (1 - w) + (w > 0 ? out[3 * (r + 1) + col] * w : 0);
-    const m = at(cm);
-    const h = at(ch);
-    const s = at(cs);
-    const [beyond, q] = reading.output_reading === 'entered_domain' ? [h, s] : [m + h > 0 ? h / (m + h) : 0, h + s > 0 ? s / (h + s) : 0];
+    const row = 3 * r;
+    const next = row + 3;
+    const m = out[row + cm] * (1 - w) + (w > 0 ? out[next + cm] * w : 0);
+    const h = out[row + ch] * (1 - w) + (w > 0 ? out[next + ch] * w : 0);
+    const s = out[row + cs] * (1 - w) + (w > 0 ? out[next + cs] * w : 0);
+    const beyond = pairwise ? (m + h > 0 ? h / (m + h) : 0) : h;
+    const q = pairwise ? (h + s > 0 ? s / (h + s) : 0) : s;
     curves.moderate[i] = 1 - beyond;
     curves.heavy[i] = beyond * (1 - q);
     curves.severe[i] = beyond * q;
     lastIndex = i;
   }
+<<<<<<< HEAD
   return {
     curves,
     windows: starts.length,
@@ -205,4 +225,7 @@ export async function oxynetCurves(session: ort.InferenceSession, rec: Recording
     scaling_compensation_s: compensation === null ? null : series.time_s[from + compensation],
     input: series.input,
   };
+=======
+  return { curves, windows: starts.length, last_index: lastIndex, padded_windows: starts.length - full, input: series.input, ...(rate ? { breathing_rate: rate.source } : {}) };
+>>>>>>> main
 }

@@ -21,8 +21,11 @@ export function uniformFilterReflect(values: ArrayLike<number>, size: number): F
   if (n === 0) return out;
   const left = Math.floor(size / 2);
   for (let i = 0; i < n; i++) {
+    const from = i - left;
     let sum = 0;
-    for (let j = i - left; j < i - left + size; j++) sum += values[reflect(j, n)];
+    // The same sum in the same order; only windows that reach past an end need the mirrored index.
+    if (from >= 0 && from + size <= n) for (let j = from; j < from + size; j++) sum += values[j];
+    else for (let j = from; j < from + size; j++) sum += values[reflect(j, n)];
     out[i] = sum / size;
   }
   return out;

@@ -81,7 +81,7 @@ export interface UpstreamResult {
 }
 
 /** np.interp: linear interpolation at x of increasing samples (t, v), holding the end values outside them. */
-function interpolate(t: readonly number[], v: readonly number[], x: Float64Array): Float64Array {
+export function interpolate(t: ArrayLike<number>, v: ArrayLike<number>, x: Float64Array): Float64Array {
   const out = new Float64Array(x.length);
   let j = 0;
   for (let k = 0; k < x.length; k++) {
@@ -104,16 +104,29 @@ export function upstreamSeries(rec: Recording): OneHzSeries {
     return values;
   });
   const keep: number[] = [];
-  for (let i = 0; i < rec.t_s.length; i++) if (columns.every((c) => c[i] !== null && Number.isFinite(c[i]))) keep.push(i);
+  for (let i = 0; i < rec.t_s.length; i++) {
+    let all = true;
+    for (const c of columns) {
+      const v = c[i];
+      if (v === null || !Number.isFinite(v)) {
+        all = false;
+        break;
+      }
+    }
+    if (all) keep.push(i);
+  }
   if (keep.length < 2) throw new Error('fewer than two samples hold all five channels');
-  const t = keep.map((i) => rec.t_s[i]);
+  const t = new Float64Array(keep.length);
+  for (let k = 0; k < keep.length; k++) t[k] = rec.t_s[keep[k]];
   const input: InputKind = rec.sampling.method === 'breath_by_breath' ? 'breath_by_breath' : 'averaged';
   const first = input === 'breath_by_breath' ? Math.trunc(t[0]) : Math.ceil(t[0]);
   const end = input === 'breath_by_breath' ? Math.trunc(t[t.length - 1]) : Math.floor(t[t.length - 1]) + 1;
-  const time_s = Float64Array.from({ length: Math.max(end - first, 0) }, (_, k) => first + k);
+  const time_s = new Float64Array(Math.max(end - first, 0));
+  for (let k = 0; k < time_s.length; k++) time_s[k] = first + k;
   const channels = columns.map((c) => {
-    const values = keep.map((i) => c[i] as number);
-    return interpolate(t, input === 'breath_by_breath' ? Array.from(uniformFilterReflect(values, BREATH_FILTER_SIZE)) : values, time_s);
+    const values = new Float64Array(keep.length);
+    for (let k = 0; k < keep.length; k++) values[k] = c[keep[k]] as number;
+    return interpolate(t, input === 'breath_by_breath' ? uniformFilterReflect(values, BREATH_FILTER_SIZE) : values, time_s);
   });
   return { input, time_s, channels, samples_used: keep.length, samples_skipped: rec.t_s.length - keep.length };
 }

@@ -31,19 +31,35 @@ export function rangeScale(values: ArrayLike<number>, min: number, max: number, 
 }
 
 /**
- * Stacks windows into the model's input [N, 40, 5] (row-major: window, second, channel).
- * `channels` are the five 1-Hz series in OXYNET_CHANNELS order (already scaled); window k covers
- * indices starts[k] .. starts[k] + 39.
+ * The five 1-Hz series (OXYNET_CHANNELS order, already scaled) interleaved as the windows lay them
+ * out, second then channel, in float32; throws unless every window at `starts` (40 s each) fits.
  */
-export function buildWindows(channels: readonly ArrayLike<number>[], starts: readonly number[]): Float32Array {
+export function interleaved(channels: readonly ArrayLike<number>[], starts: readonly number[]): Float32Array {
   if (channels.length !== OXYNET_CHANNELS.length) throw new Error(`expected ${OXYNET_CHANNELS.length} channels, got ${channels.length}`);
   const length = channels[0].length;
   if (channels.some((c) => c.length !== length)) throw new Error('the channels differ in length');
-  const c = channels.length;
-  const out = new Float32Array(starts.length * WINDOW_S * c);
-  starts.forEach((start, k) => {
+  for (const start of starts) {
     if (!Number.isInteger(start) || start < 0 || start + WINDOW_S > length) throw new Error(`window start ${start} does not fit a ${length}-s series`);
-    for (let t = 0; t < WINDOW_S; t++) for (let ch = 0; ch < c; ch++) out[(k * WINDOW_S + t) * c + ch] = channels[ch][start + t];
-  });
+  }
+  const c = channels.length;
+  const series = new Float32Array(length * c);
+  for (let ch = 0; ch < c; ch++) {
+    const values = channels[ch];
+    for (let t = 0, at = ch; t < length; t++, at += c) series[at] = values[t];
+  }
+  return series;
+}
+
+/**
+ * Stacks windows into the model's input [N, 40, 5] (row-major: window, second, channel).
+ * `channels` are the five 1-Hz series in OXYNET_CHANNELS order (already scaled); window k covers
+ * indices starts[k] .. starts[k] + 39. Each window is one contiguous copy of the interleaved series,
+ * each value rounded to float32 once however many windows hold it.
+ */
+export function buildWindows(channels: readonly ArrayLike<number>[], starts: readonly number[]): Float32Array {
+  const series = interleaved(channels, starts);
+  const size = WINDOW_S * OXYNET_CHANNELS.length;
+  const out = new Float32Array(starts.length * size);
+  for (let k = 0; k < starts.length; k++) out.set(series.subarray(starts[k] * OXYNET_CHANNELS.length, starts[k] * OXYNET_CHANNELS.length + size), k * size);
   return out;
 }
