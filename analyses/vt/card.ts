@@ -107,7 +107,6 @@ export function averagedRowsOf(card: Pick<ModelCard, 'preprocessing'>): Averaged
 }
 
 /**
-<<<<<<< HEAD
  * Over what range the Oxynet engine min-max scales each channel (`preprocessing.scaling_range`):
  * `test_span` (absent: every version before the field) over the measured span, so the range, and every
  * scaled second, depends on where the test stops; `reference_tail` over the range the test would have
@@ -123,7 +122,9 @@ export function scalingRangeOf(card: Pick<ModelCard, 'preprocessing'>): ScalingR
   if (named === undefined) return 'test_span';
   if (!(SCALING_RANGES as readonly unknown[]).includes(named)) throw new Error(`preprocessing.scaling_range ${String(named)} is not one of ${SCALING_RANGES.join(', ')}`);
   return named as ScalingRange;
-=======
+}
+
+/**
  * How the oxynet-cnn engine smooths an averaged export before the model reads it
  * (`preprocessing.averaged_smoothing`, engines/oxynet/breath-mean.ts): `time_span` (absent: every
  * version before the field) a centred mean over the seconds 20 breaths took, at 30 breaths/min where
@@ -139,7 +140,6 @@ export function averagedSmoothingOf(card: Pick<ModelCard, 'preprocessing'>): Ave
   if (named === undefined) return 'time_span';
   if (!(AVERAGED_SMOOTHING as readonly unknown[]).includes(named)) throw new Error(`preprocessing.averaged_smoothing ${String(named)} is not one of ${AVERAGED_SMOOTHING.join(', ')}`);
   return named as AveragedSmoothing;
->>>>>>> main
 }
 
 /** Why one threshold's agreement misses the gate (empty when it clears). */

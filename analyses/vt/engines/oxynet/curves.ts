@@ -36,15 +36,11 @@ import type { RegisteredModel } from '../../registry.js';
 import { InferenceError } from '../onnx-session.js';
 import { breathingRate, breathMean, type RateSource } from './breath-mean.js';
 import { BREATH_FILTER_SIZE, upstreamSeries, type OneHzSeries } from './upstream.js';
-<<<<<<< HEAD
 import { referenceRanges } from './reference-range.js';
-import { buildWindows, minMaxScale, OXYNET_CHANNELS, rangeScale, WINDOW_S } from './windows.js';
-=======
-import { minMaxScale, OXYNET_CHANNELS, WINDOW_S } from './windows.js';
+import { minMaxScale, OXYNET_CHANNELS, rangeScale, WINDOW_S } from './windows.js';
 
 /** Runs the model on the windows at `starts` of the five scaled series: outputs [windows, 3], row-major (run.ts, shared-run.ts). */
 export type RunWindows = (channels: readonly Float64Array[], starts: readonly number[]) => Promise<Float32Array>;
->>>>>>> main
 
 /** What the card fixes about reading the model (`preprocessing` of a card whose engine is oxynet-cnn). */
 export interface OxynetReading {
@@ -161,11 +157,14 @@ function edgePadded(values: Float64Array, extra: number): Float64Array {
 }
 
 /** Runs the model over the span and returns per-second curves on the test's grid. */
-<<<<<<< HEAD
-export async function oxynetCurves(session: ort.InferenceSession, rec: Recording, test: PreparedTest, reading: OxynetReading, onset: number): Promise<OxynetCurves> {
-=======
-export async function oxynetCurves(runWindows: RunWindows, rec: Recording, test: PreparedTest, reading: OxynetReading, smoothing: AveragedSmoothing = 'time_span'): Promise<OxynetCurves> {
->>>>>>> main
+export async function oxynetCurves(
+  runWindows: RunWindows,
+  rec: Recording,
+  test: PreparedTest,
+  reading: OxynetReading,
+  onset: number,
+  smoothing: AveragedSmoothing = 'time_span',
+): Promise<OxynetCurves> {
   const raw = upstreamSeries(rec);
   const rate = raw.input !== 'breath_by_breath' && smoothing === 'breaths' ? breathingRate(raw, rec) : null;
   const series: OneHzSeries = raw.input === 'breath_by_breath' ? raw : { ...raw, channels: rate ? breathMean(raw, rate.rate_per_min) : breathSpanMean(raw, rec) };
@@ -216,7 +215,6 @@ export async function oxynetCurves(runWindows: RunWindows, rec: Recording, test:
     curves.severe[i] = beyond * q;
     lastIndex = i;
   }
-<<<<<<< HEAD
   return {
     curves,
     windows: starts.length,
@@ -224,8 +222,6 @@ export async function oxynetCurves(runWindows: RunWindows, rec: Recording, test:
     padded_windows: starts.length - full,
     scaling_compensation_s: compensation === null ? null : series.time_s[from + compensation],
     input: series.input,
+    ...(rate ? { breathing_rate: rate.source } : {}),
   };
-=======
-  return { curves, windows: starts.length, last_index: lastIndex, padded_windows: starts.length - full, input: series.input, ...(rate ? { breathing_rate: rate.source } : {}) };
->>>>>>> main
 }

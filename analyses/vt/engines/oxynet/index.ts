@@ -1,31 +1,23 @@
 import { averagedSmoothingOf } from '../../card.js';
 import type { Engine } from '../engine.js';
 import { InferenceError, loadedSession } from '../onnx-session.js';
-<<<<<<< HEAD
-import { oxynetCurves, readingOf } from './curves.js';
-import { REFERENCE_TAIL_S } from './reference-range.js';
-=======
 import { oxynetCurves, readingOf, type RunWindows } from './curves.js';
+import { REFERENCE_TAIL_S } from './reference-range.js';
 import { runOxynet } from './run.js';
 import { runOxynetShared } from './shared-run.js';
 import { releaseSplitSessions, splitSessionsFor } from './split-sessions.js';
 import { buildWindows } from './windows.js';
->>>>>>> main
 
 /** The Oxynet CNN read as per-second domain curves (curves.ts), for a decision rule to place thresholds on. */
 export const oxynetCnn: Engine = {
   id: 'oxynet-cnn',
   family: 'learned',
   answers: 'curves',
-<<<<<<< HEAD
-  async run({ model, rec, test, exercise_start_index }) {
-=======
   async warmUp(model) {
     await splitSessionsFor(model);
   },
   release: releaseSplitSessions,
-  async run({ model, rec, test }) {
->>>>>>> main
+  async run({ model, rec, test, exercise_start_index }) {
     const reading = readingOf(model);
     const session = await loadedSession(model);
     let split;
@@ -37,11 +29,7 @@ export const oxynetCnn: Engine = {
     const windows: RunWindows = split ? (channels, starts) => runOxynetShared(split, channels, starts) : (channels, starts) => runOxynet(session, buildWindows(channels, starts), starts.length);
     let r;
     try {
-<<<<<<< HEAD
-      r = await oxynetCurves(session, rec, test, reading, exercise_start_index);
-=======
-      r = await oxynetCurves(windows, rec, test, reading, averagedSmoothingOf(model.card));
->>>>>>> main
+      r = await oxynetCurves(windows, rec, test, reading, exercise_start_index, averagedSmoothingOf(model.card));
     } catch (err) {
       throw new InferenceError(`model ${model.card.name} ${model.card.version} could not run on this recording: ${(err as Error).message}`);
     }
@@ -55,11 +43,8 @@ export const oxynetCnn: Engine = {
         curves_until_s: test.t0_s + r.last_index,
         // Named only by cards that read the tail, so older versions' findings stay as their cards recorded them.
         ...(reading.tail === 'edge_padded' ? { padded_windows: r.padded_windows } : {}),
-<<<<<<< HEAD
         ...(reading.scaling_range === 'reference_tail' ? { scaling: { range: 'reference_tail', compensation_s: r.scaling_compensation_s, reference_tail_s: REFERENCE_TAIL_S } } : {}),
-=======
         ...(r.breathing_rate ? { breathing_rate: r.breathing_rate } : {}),
->>>>>>> main
       },
     };
   },
