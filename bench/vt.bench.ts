@@ -80,6 +80,7 @@ async function cnnRows(model: RegisteredModel, recorded: Recording, label: strin
     rec,
     checked.test,
     readingOf(model),
+    checked.exercise_start_index,
     averagedSmoothingOf(model.card),
   );
   if (inputs.length === 0) return [];

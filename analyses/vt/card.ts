@@ -107,6 +107,24 @@ export function averagedRowsOf(card: Pick<ModelCard, 'preprocessing'>): Averaged
 }
 
 /**
+ * Over what range the Oxynet engine min-max scales each channel (`preprocessing.scaling_range`):
+ * `test_span` (absent: every version before the field) over the measured span, so the range, and every
+ * scaled second, depends on where the test stops; `reference_tail` over the range the test would have
+ * spanned had it run on as long past its respiratory compensation as the model's training tests did
+ * (analyses/vt/engines/oxynet/reference-range.ts).
+ */
+export const SCALING_RANGES = ['test_span', 'reference_tail'] as const;
+export type ScalingRange = (typeof SCALING_RANGES)[number];
+
+/** The card's `preprocessing.scaling_range`; throws with the reason when it names an unknown range. */
+export function scalingRangeOf(card: Pick<ModelCard, 'preprocessing'>): ScalingRange {
+  const named = card.preprocessing?.scaling_range;
+  if (named === undefined) return 'test_span';
+  if (!(SCALING_RANGES as readonly unknown[]).includes(named)) throw new Error(`preprocessing.scaling_range ${String(named)} is not one of ${SCALING_RANGES.join(', ')}`);
+  return named as ScalingRange;
+}
+
+/**
  * How the oxynet-cnn engine smooths an averaged export before the model reads it
  * (`preprocessing.averaged_smoothing`, engines/oxynet/breath-mean.ts): `time_span` (absent: every
  * version before the field) a centred mean over the seconds 20 breaths took, at 30 breaths/min where

@@ -29,7 +29,7 @@ import type { PreparedTest } from '../preprocess.js';
 import type { DomainCurves } from './curves.js';
 import type { DecisionRule } from './rule.js';
 import { stepIndex } from './step-fit.js';
-import { AGREE_S, endCompensation, type CompensationSign, type EndCompensation } from './end-compensation.js';
+import { AGREE_S, endCompensation, type CompensationReading, type CompensationSign, type EndCompensation } from './end-compensation.js';
 import { readSpan } from '../read-span.js';
 import { exerciseEndIndex } from '../exercise-end.js';
 
@@ -57,6 +57,8 @@ interface ThresholdEvidence {
   landmarks: { criterion: string; time_s: number | null; read_at_s: number | null; accepted: boolean; in_zone: boolean; why: string }[];
   /** The respiratory compensation signs read over the end of the test (read-to-end only, when the curves did not cross). */
   compensation?: { sign: CompensationSign['sign']; time_s: number | null; accepted: boolean; why: string }[];
+  /** What among the signs placed VT2 (petco2-first only). */
+  compensation_placed_by?: NonNullable<EndCompensation['placed_by']>;
   /** Where the threshold is at the earliest when the evidence for it was still rising at the last second read. */
   at_or_after_s?: number;
 }
@@ -125,7 +127,7 @@ const notReached = (): ThresholdEvidence => ({ placed_by: 'not reached', model_c
  * classic landmarks as corroborated does, and where the evidence is still rising at the last second it
  * says so (`not assessable`, at_or_after_s) instead of "not reached".
  */
-function corroboratedRule(id: string, readToEnd: boolean, gasesFirst = false): DecisionRule {
+function corroboratedRule(id: string, readToEnd: boolean, gasesFirst = false, compensation: CompensationReading = 'two_agreeing'): DecisionRule {
   return {
     id,
     decide(curves: DomainCurves, { rec, test, exercise_start_index: onset }: EngineInput, engineEvidence) {
@@ -160,14 +162,14 @@ function corroboratedRule(id: string, readToEnd: boolean, gasesFirst = false): D
       const from2 = vt1.placed.index + MIN_VT_GAP_S;
       const c2 = from2 < last ? stepIndex(m2, from2) : null;
       let vt2: { placed: PlacedThreshold | null; evidence: ThresholdEvidence };
-      const gases = gasesFirst ? endCompensation(test, from2, end) : null;
+      const gases = gasesFirst ? endCompensation(test, from2, end, compensation) : null;
       if (gases !== null && gases.index !== null) {
         vt2 = byGases(test, gases, c2, classic.vt2_evidence);
       } else if (c2 !== null) {
         const zone2 = zoneAround(m2, c2, from2, last);
         vt2 = corroborate(test, c2, zone2, classic.vt2_evidence, 0);
       } else {
-        vt2 = readToEnd ? endOfTest(test, ps, from2, last, end, classic.vt2_evidence) : undecidedEnd(test, ps, from2, last, classic.vt2_evidence);
+        vt2 = readToEnd ? endOfTest(test, ps, from2, last, end, classic.vt2_evidence, compensation) : undecidedEnd(test, ps, from2, last, classic.vt2_evidence);
       }
       return {
         vt1: vt1.placed,
@@ -175,7 +177,7 @@ function corroboratedRule(id: string, readToEnd: boolean, gasesFirst = false): D
         evidence: { ...evidence, vt1: vt1.evidence, vt2: vt2.evidence },
         notes: [
           placementNote('VT1', vt1.evidence.placed_by),
-          placementNote('VT2', vt2.evidence.placed_by, vt2.evidence.model_crossing_s, vt2.placed === null ? null : test.t0_s + vt2.placed.index),
+          placementNote('VT2', vt2.evidence.placed_by, vt2.evidence.model_crossing_s, vt2.placed === null ? null : test.t0_s + vt2.placed.index, vt2.evidence.compensation_placed_by),
         ].filter((n): n is string => n !== null),
       };
     },
@@ -194,21 +196,42 @@ export const readToEnd = corroboratedRule('read-to-end', true);
  * curves cross early. The curves place VT2 only where the gases show no agreeing compensation.
  */
 export const gasesFirst = corroboratedRule('gases-first', true, true);
+/**
+ * gandalf v1.4.0: gases-first, where a clear PetCO2 fall alone places the compensation
+ * (end-compensation.ts `clear_petco2_first`). The end of isocapnic buffering is where PetCO2 starts to fall
+ * (Whipp, Davis & Wasserman 1989); VE/VCO2 and VE against VCO2 turn more gradually, so on a test that stops
+ * 10-30 s after VT2 their fits often cannot accept, and two agreeing signs are missing where PetCO2
+ * alone is unmistakable.
+ */
+export const petco2First = corroboratedRule('petco2-first', true, true, 'clear_petco2_first');
+
+/** What placed VT2 among the end-of-test signs, as the notes say it. */
+const SIGNS_IN_WORDS: Record<NonNullable<EndCompensation['placed_by']>, string> = {
+  'two signs agreeing': 'two compensation signs agreeing',
+  'a clear PetCO2 fall': 'a clear fall of PetCO2',
+  'a late PetCO2 fall': 'PetCO2 turning down in the last seconds of the test',
+};
 
 /**
  * Says in words when a threshold rests on one kind of evidence. On every held-out cohort of
  * `npm run evaluate` a threshold the landmarks joined was read closer than one the curves placed alone,
  * so a reader should know which one they have.
  */
-function placementNote(name: 'VT1' | 'VT2', by: ThresholdEvidence['placed_by'], crossing_s: number | null = null, placed_s: number | null = null): string | null {
+function placementNote(
+  name: 'VT1' | 'VT2',
+  by: ThresholdEvidence['placed_by'],
+  crossing_s: number | null = null,
+  placed_s: number | null = null,
+  signs: ThresholdEvidence['compensation_placed_by'] = 'two signs agreeing',
+): string | null {
   // Gases and a crossing within AGREE_S of each other corroborate one another, as landmarks joining a crossing do: no note.
   if (by === 'gases at the end of the test' && crossing_s !== null && placed_s !== null && Math.abs(crossing_s - placed_s) <= AGREE_S) return null;
   if (by === 'model')
     return `${name} rests on the model's curves alone: no accepted classic landmark fell where the curves are undecided, so nothing corroborated it (evidence.${name.toLowerCase()}).`;
   if (by === 'gases at the end of the test' && crossing_s !== null)
-    return `${name} was read from the gases at the end of the test (two compensation signs agreeing), not at the model's crossing at ${crossing_s} s (evidence.${name.toLowerCase()}.compensation).`;
+    return `${name} was read from the gases at the end of the test (${SIGNS_IN_WORDS[signs]}), not at the model's crossing at ${crossing_s} s (evidence.${name.toLowerCase()}.compensation).`;
   if (by === 'gases at the end of the test')
-    return `${name} was placed from the gases over the end of the test (VE/VCO2 rising, PetCO2 falling, VE steepening against VCO2; at least two agreeing): the test ended too soon after it for the model's curves to cross (evidence.${name.toLowerCase()}.compensation).`;
+    return `${name} was placed from the gases over the end of the test (VE/VCO2 rising, PetCO2 falling, VE steepening against VCO2; ${signs === 'two signs agreeing' ? 'at least two agreeing' : SIGNS_IN_WORDS[signs]}): the test ended too soon after it for the model's curves to cross (evidence.${name.toLowerCase()}.compensation).`;
   if (by === 'landmarks (the curves end undecided)')
     return `${name} was placed by the respiratory compensation landmarks over the end of the test: the test ended before the model's curves decided (evidence.${name.toLowerCase()}).`;
   return null;
@@ -254,6 +277,7 @@ function byGases(test: PreparedTest, ec: EndCompensation, crossing: number | nul
       zone_s: [test.t0_s + ec.span[0], test.t0_s + ec.span[1]],
       landmarks: describe(test, criteria, () => false, 0),
       compensation: compensationEvidence(test, ec),
+      ...(ec.placed_by ? { compensation_placed_by: ec.placed_by } : {}),
     },
   };
 }
@@ -268,14 +292,29 @@ function compensationEvidence(test: PreparedTest, ec: EndCompensation): NonNulla
  * share is still rising at the last second read, not assessable, with the start of that rise as the
  * earliest VT2; else not reached.
  */
-function endOfTest(test: PreparedTest, ps: Float64Array, from: number, last: number, end: number, criteria: CriterionEvidence[]): { placed: PlacedThreshold | null; evidence: ThresholdEvidence } {
-  const ec = endCompensation(test, from, end);
+function endOfTest(
+  test: PreparedTest,
+  ps: Float64Array,
+  from: number,
+  last: number,
+  end: number,
+  criteria: CriterionEvidence[],
+  reading: CompensationReading,
+): { placed: PlacedThreshold | null; evidence: ThresholdEvidence } {
+  const ec = endCompensation(test, from, end, reading);
   const compensation = compensationEvidence(test, ec);
   const zone: [number, number] = [test.t0_s + ec.span[0], test.t0_s + ec.span[1]];
   if (ec.index !== null) {
     return {
       placed: { index: ec.index },
-      evidence: { placed_by: 'gases at the end of the test', model_crossing_s: null, zone_s: zone, landmarks: describe(test, criteria, () => false, 0), compensation },
+      evidence: {
+        placed_by: 'gases at the end of the test',
+        model_crossing_s: null,
+        zone_s: zone,
+        landmarks: describe(test, criteria, () => false, 0),
+        compensation,
+        ...(ec.placed_by ? { compensation_placed_by: ec.placed_by } : {}),
+      },
     };
   }
   const classic = undecidedEnd(test, ps, from, last, criteria, end);

@@ -21,6 +21,21 @@ const SPAN_S = 180;
 const MIN_EXPLAINED = 0.5;
 /** Accepted breaks farther apart than this are not the same event. */
 export const AGREE_S = 45;
+/**
+ * Share of a single line's residual a PetCO2 fall must remove to place the compensation alone (reading
+ * `clear_petco2_first`): well above MIN_EXPLAINED, so only an unmistakable fall stands without a second sign.
+ */
+export const CLEAR_PETCO2_EXPLAINED = 0.8;
+
+/**
+ * How the signs place the compensation: `two_agreeing` (gandalf v1.2.0, v1.3.0) needs two accepted signs
+ * within AGREE_S; `clear_petco2_first` takes a PetCO2 fall that explains CLEAR_PETCO2_EXPLAINED of a line's
+ * residual on its own, then two agreeing signs, then a PetCO2 turn down in the last LATE_S seconds, accepted or
+ * not (the end of isocapnic buffering is where PetCO2 starts to fall: Whipp, Davis & Wasserman 1989).
+ */
+export type CompensationReading = 'two_agreeing' | 'clear_petco2_first';
+/** A break at most this long before the last second (twice MIN_AFTER_S) is read as late (`clear_petco2_first`). */
+const LATE_S = 2 * MIN_AFTER_S;
 
 export interface CompensationSign {
   sign: 'VE/VCO2 rises' | 'PetCO2 falls' | 'VE steepens against VCO2';
@@ -31,8 +46,10 @@ export interface CompensationSign {
 }
 
 export interface EndCompensation {
-  /** Grid index of VT2, null when fewer than two signs accept and agree. */
+  /** Grid index of VT2, null when fewer than two signs accept and agree (and, read `clear_petco2_first`, PetCO2 falls unclearly). */
   index: number | null;
+  /** What placed it, said only by the `clear_petco2_first` reading. */
+  placed_by?: 'a clear PetCO2 fall' | 'a late PetCO2 fall' | 'two signs agreeing';
   /** The searched stretch, grid indices. */
   span: [number, number];
   signs: CompensationSign[];
@@ -147,7 +164,7 @@ function judge(sign: CompensationSign['sign'], h: Hinge | null, turnsUp: boolean
 }
 
 /** Respiratory compensation over [from, end] (grid indices; from at most SPAN_S before end). */
-export function endCompensation(test: PreparedTest, from: number, end: number): EndCompensation {
+export function endCompensation(test: PreparedTest, from: number, end: number, reading: CompensationReading = 'two_agreeing'): EndCompensation {
   const hi = end;
   const lo = Math.max(0, from, hi - SPAN_S);
   const n = hi + 1;
@@ -155,11 +172,15 @@ export function endCompensation(test: PreparedTest, from: number, end: number): 
   const ratio = new Float64Array(n);
   for (let i = 0; i < n; i++) ratio[i] = test.vco2[i] > 0 ? (1000 * test.ve[i]) / test.vco2[i] : 0;
   const fits = hi - lo >= MIN_BEFORE_S + MIN_AFTER_S;
+  const petco2 = fits ? bestHinge(time, test.petco2, lo, hi) : null;
   const signs: CompensationSign[] = [
     judge('VE/VCO2 rises', fits ? bestHinge(time, ratio, lo, hi) : null, true),
-    judge('PetCO2 falls', fits ? bestHinge(time, test.petco2, lo, hi) : null, false),
+    judge('PetCO2 falls', petco2, false),
     judge('VE steepens against VCO2', fits ? bestHinge(test.vco2, test.ve, lo, hi) : null, true),
   ];
+  if (reading === 'clear_petco2_first' && signs[1].accepted && (petco2 as Hinge).explained >= CLEAR_PETCO2_EXPLAINED) {
+    return { index: (petco2 as Hinge).k, span: [lo, hi], signs, placed_by: 'a clear PetCO2 fall' };
+  }
   const accepted = signs
     .filter((s) => s.accepted)
     .map((s) => s.index as number)
@@ -170,5 +191,12 @@ export function endCompensation(test: PreparedTest, from: number, end: number): 
     const agreeing = accepted.filter((k) => Math.abs(k - median) <= AGREE_S);
     if (agreeing.length >= 2) index = median;
   }
-  return { index, span: [lo, hi], signs };
+  if (reading === 'two_agreeing') return { index, span: [lo, hi], signs };
+  if (index !== null) return { index, span: [lo, hi], signs, placed_by: 'two signs agreeing' };
+  // A break LATE_S or less before the last second has too few seconds after it to explain MIN_EXPLAINED of a
+  // line's residual, however clearly PetCO2 turns down: with no two signs agreeing, such a turn is the compensation.
+  if (petco2 !== null && hi - petco2.k <= LATE_S && petco2.slopeAfter < petco2.slopeBefore && petco2.slopeAfter < 0) {
+    return { index: petco2.k, span: [lo, hi], signs, placed_by: 'a late PetCO2 fall' };
+  }
+  return { index: null, span: [lo, hi], signs };
 }

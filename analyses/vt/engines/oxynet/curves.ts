@@ -28,13 +28,16 @@
 import { channel, type Recording } from '../../../../src/recording/recording.js';
 import type { AveragedSmoothing } from '../../card.js';
 import type { DomainCurves } from '../../decision/curves.js';
+import { type ScalingRange, SCALING_RANGES } from '../../card.js';
+import { endCompensation } from '../../decision/end-compensation.js';
 import { exerciseEndIndex } from '../../exercise-end.js';
 import type { PreparedTest } from '../../preprocess.js';
 import type { RegisteredModel } from '../../registry.js';
 import { InferenceError } from '../onnx-session.js';
 import { breathingRate, breathMean, type RateSource } from './breath-mean.js';
 import { BREATH_FILTER_SIZE, upstreamSeries, type OneHzSeries } from './upstream.js';
-import { minMaxScale, OXYNET_CHANNELS, WINDOW_S } from './windows.js';
+import { referenceRanges } from './reference-range.js';
+import { minMaxScale, OXYNET_CHANNELS, rangeScale, WINDOW_S } from './windows.js';
 
 /** Runs the model on the windows at `starts` of the five scaled series: outputs [windows, 3], row-major (run.ts, shared-run.ts). */
 export type RunWindows = (channels: readonly Float64Array[], starts: readonly number[]) => Promise<Float32Array>;
@@ -56,6 +59,8 @@ export interface OxynetReading {
    * the VO2 peak to the last second of exercise (exercise-end.ts), so the curves reach the last breath.
    */
   tail?: 'none' | 'edge_padded';
+  /** The range each channel is scaled over (card.ts scalingRangeOf); absent: the measured span. */
+  scaling_range?: ScalingRange;
 }
 
 /** The reading a card names; throws an InferenceError when it is missing or malformed. */
@@ -70,10 +75,11 @@ export function readingOf(model: RegisteredModel): OxynetReading {
     cols !== undefined &&
     [cols.moderate, cols.heavy, cols.severe].sort().join() === '0,1,2' &&
     (p.output_reading === 'entered_domain' || p.output_reading === 'pairwise') &&
-    (p.tail === undefined || p.tail === 'none' || p.tail === 'edge_padded');
+    (p.tail === undefined || p.tail === 'none' || p.tail === 'edge_padded') &&
+    (p.scaling_range === undefined || (SCALING_RANGES as readonly unknown[]).includes(p.scaling_range));
   if (!valid)
     throw new InferenceError(
-      `model ${model.card.name} ${model.card.version}: its card does not fix stride_s, row_time_offset_s, output_columns and output_reading (and tail, if named, is none or edge_padded)`,
+      `model ${model.card.name} ${model.card.version}: its card does not fix stride_s, row_time_offset_s, output_columns and output_reading (and tail, if named, is none or edge_padded; scaling_range, if named, one of ${SCALING_RANGES.join(', ')})`,
     );
   return p as OxynetReading;
 }
@@ -85,6 +91,8 @@ export interface OxynetCurves {
   last_index: number;
   /** Windows that run past the span's last second and hold its values there (tail `edge_padded`). */
   padded_windows: number;
+  /** With scaling_range reference_tail: the compensation second that anchored the range (null: none, the measured range). */
+  scaling_compensation_s: number | null;
   input: string;
   /** Where the breathing rate of an averaged series read through `breaths` came from. */
   breathing_rate?: RateSource;
@@ -128,6 +136,18 @@ function breathSpanMean(series: OneHzSeries, rec: Recording): Float64Array[] {
   });
 }
 
+/**
+ * The respiratory compensation the end-of-test gases show (end-compensation.ts, from the exercise onset to
+ * `spanEnd`), as an index of the series' seconds from..to; null when they show none.
+ */
+function compensationIndex(test: PreparedTest, onset: number, spanEnd: number, time_s: ArrayLike<number>, from: number, to: number): number | null {
+  const found = endCompensation(test, onset, spanEnd - test.t0_s, 'clear_petco2_first').index;
+  if (found === null) return null;
+  let k = from;
+  while (k < to && time_s[k] < test.t0_s + found) k++;
+  return k - from;
+}
+
 /** The series with its last value repeated `extra` more times. */
 function edgePadded(values: Float64Array, extra: number): Float64Array {
   const out = new Float64Array(values.length + extra);
@@ -137,7 +157,14 @@ function edgePadded(values: Float64Array, extra: number): Float64Array {
 }
 
 /** Runs the model over the span and returns per-second curves on the test's grid. */
-export async function oxynetCurves(runWindows: RunWindows, rec: Recording, test: PreparedTest, reading: OxynetReading, smoothing: AveragedSmoothing = 'time_span'): Promise<OxynetCurves> {
+export async function oxynetCurves(
+  runWindows: RunWindows,
+  rec: Recording,
+  test: PreparedTest,
+  reading: OxynetReading,
+  onset: number,
+  smoothing: AveragedSmoothing = 'time_span',
+): Promise<OxynetCurves> {
   const raw = upstreamSeries(rec);
   const rate = raw.input !== 'breath_by_breath' && smoothing === 'breaths' ? breathingRate(raw, rec) : null;
   const series: OneHzSeries = raw.input === 'breath_by_breath' ? raw : { ...raw, channels: rate ? breathMean(raw, rate.rate_per_min) : breathSpanMean(raw, rec) };
@@ -151,7 +178,12 @@ export async function oxynetCurves(runWindows: RunWindows, rec: Recording, test:
   if (length < WINDOW_S + reading.stride_s) throw new Error(`the span holds ${length} s of all five channels; the model needs at least ${WINDOW_S + reading.stride_s}`);
   const padded = reading.tail === 'edge_padded';
   // Scaling reads the measured span only; the padding repeats its last second, so it never moves the range.
-  const scaled = series.channels.map((c, i) => minMaxScale(c.subarray(from, to + 1), OXYNET_CHANNELS[i])).map((c) => (padded ? edgePadded(c, WINDOW_S - 1) : c));
+  const measured = series.channels.map((c) => c.subarray(from, to + 1));
+  const compensation = reading.scaling_range === 'reference_tail' ? compensationIndex(test, onset, spanEnd, series.time_s, from, to) : null;
+  const ranges = reading.scaling_range === 'reference_tail' ? referenceRanges(measured, compensation) : null;
+  const scaled = measured
+    .map((c, i) => (ranges ? rangeScale(c, ranges[i][0], ranges[i][1], OXYNET_CHANNELS[i]) : minMaxScale(c, OXYNET_CHANNELS[i])))
+    .map((c) => (padded ? edgePadded(c, WINDOW_S - 1) : c));
   const starts: number[] = [];
   for (let s = 0; s + WINDOW_S <= length; s += reading.stride_s) starts.push(s);
   const full = starts.length;
@@ -183,5 +215,13 @@ export async function oxynetCurves(runWindows: RunWindows, rec: Recording, test:
     curves.severe[i] = beyond * q;
     lastIndex = i;
   }
-  return { curves, windows: starts.length, last_index: lastIndex, padded_windows: starts.length - full, input: series.input, ...(rate ? { breathing_rate: rate.source } : {}) };
+  return {
+    curves,
+    windows: starts.length,
+    last_index: lastIndex,
+    padded_windows: starts.length - full,
+    scaling_compensation_s: compensation === null ? null : series.time_s[from + compensation],
+    input: series.input,
+    ...(rate ? { breathing_rate: rate.source } : {}),
+  };
 }

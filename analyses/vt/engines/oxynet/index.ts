@@ -2,6 +2,7 @@ import { averagedSmoothingOf } from '../../card.js';
 import type { Engine } from '../engine.js';
 import { InferenceError, loadedSession } from '../onnx-session.js';
 import { oxynetCurves, readingOf, type RunWindows } from './curves.js';
+import { REFERENCE_TAIL_S } from './reference-range.js';
 import { runOxynet } from './run.js';
 import { runOxynetShared } from './shared-run.js';
 import { releaseSplitSessions, splitSessionsFor } from './split-sessions.js';
@@ -16,7 +17,7 @@ export const oxynetCnn: Engine = {
     await splitSessionsFor(model);
   },
   release: releaseSplitSessions,
-  async run({ model, rec, test }) {
+  async run({ model, rec, test, exercise_start_index }) {
     const reading = readingOf(model);
     const session = await loadedSession(model);
     let split;
@@ -28,7 +29,7 @@ export const oxynetCnn: Engine = {
     const windows: RunWindows = split ? (channels, starts) => runOxynetShared(split, channels, starts) : (channels, starts) => runOxynet(session, buildWindows(channels, starts), starts.length);
     let r;
     try {
-      r = await oxynetCurves(windows, rec, test, reading, averagedSmoothingOf(model.card));
+      r = await oxynetCurves(windows, rec, test, reading, exercise_start_index, averagedSmoothingOf(model.card));
     } catch (err) {
       throw new InferenceError(`model ${model.card.name} ${model.card.version} could not run on this recording: ${(err as Error).message}`);
     }
@@ -42,6 +43,7 @@ export const oxynetCnn: Engine = {
         curves_until_s: test.t0_s + r.last_index,
         // Named only by cards that read the tail, so older versions' findings stay as their cards recorded them.
         ...(reading.tail === 'edge_padded' ? { padded_windows: r.padded_windows } : {}),
+        ...(reading.scaling_range === 'reference_tail' ? { scaling: { range: 'reference_tail', compensation_s: r.scaling_compensation_s, reference_tail_s: REFERENCE_TAIL_S } } : {}),
         ...(r.breathing_rate ? { breathing_rate: r.breathing_rate } : {}),
       },
     };

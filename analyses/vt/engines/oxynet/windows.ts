@@ -19,6 +19,12 @@ export function minMaxScale(values: ArrayLike<number>, name = 'channel'): Float6
     if (v > max) max = v;
   }
   if (!(max > min)) throw new Error(`${name} is constant over the test; it cannot be min-max scaled`);
+  return rangeScale(values, min, max);
+}
+
+/** (x - min) / (max - min) over a range given by the caller (values outside it fall outside [0, 1]). */
+export function rangeScale(values: ArrayLike<number>, min: number, max: number, name = 'channel'): Float64Array {
+  if (!(max > min) || !Number.isFinite(max - min)) throw new Error(`${name} has an empty or non-finite range; it cannot be scaled`);
   const out = new Float64Array(values.length);
   for (let i = 0; i < values.length; i++) out[i] = (values[i] - min) / (max - min);
   return out;

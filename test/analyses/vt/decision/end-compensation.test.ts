@@ -32,6 +32,29 @@ describe('respiratory compensation read from the gases over the end of a test', 
     expect(ec.signs.every((s) => !s.accepted)).to.equal(true);
   });
 
+  it('places a clear PetCO2 fall alone with clear_petco2_first, where two_agreeing needs a second sign', () => {
+    // PetCO2 falls from 30 s before the end while VE keeps its slope against VCO2 and VE/VCO2 stays flat.
+    const test = ramp(400, 30);
+    const flat = { ...test, ve: test.vco2.map((v) => 0.03 * v) };
+    expect(endCompensation(flat, 200, flat.end_index).index).to.equal(null);
+    const ec = endCompensation(flat, 200, flat.end_index, 'clear_petco2_first');
+    expect(ec.placed_by).to.equal('a clear PetCO2 fall');
+    expect(Math.abs((ec.index as number) - 369)).to.be.at.most(5);
+    expect(endCompensation(ramp(400, null), 200, 399, 'clear_petco2_first').index).to.equal(null);
+  });
+
+  it('reads a PetCO2 turn in the last 30 s as the compensation with clear_petco2_first, though too few seconds follow it for the fit to accept it', () => {
+    // PetCO2 falls slowly from 20 s before the end under breath-to-breath alternation: the hinge explains little.
+    const test = ramp(400, null);
+    const petco2 = Float64Array.from({ length: 400 }, (_, i) => 42 + 0.4 * (i % 2 ? 1 : -1) - (i > 379 ? 0.1 * (i - 379) : 0));
+    const noisy = { ...test, petco2 };
+    const ec = endCompensation(noisy, 200, 399, 'clear_petco2_first');
+    expect(ec.signs[1].accepted).to.equal(false);
+    expect(ec.placed_by).to.equal('a late PetCO2 fall');
+    expect(Math.abs((ec.index as number) - 379)).to.be.at.most(5);
+    expect(endCompensation(noisy, 200, 399).index).to.equal(null);
+  });
+
   it('needs 15 s after a break: a span too short for a fit places nothing and says why', () => {
     const test = ramp(400, 20);
     const ec = endCompensation(test, 380, test.end_index);
