@@ -93,14 +93,17 @@ export function parse(file: FileView): Recording {
   const columns: UsedColumns = { byValue: used, byField, zeros: undefined };
   const rows: DataRows = { values: [], line: [] };
   const skipped: number[] = [];
+  const text = file.text() as string;
+  const starts = lineStarts(text, lines);
   for (const section of sections.filter((s) => s.name.toLowerCase() === 'data')) {
     for (let i = section.from; i < section.to; i++) {
-      const text = lines[i];
-      if (!isBreathRow(text)) {
-        if (text.trim() !== '') skipped.push(i + 1);
+      const from = starts[i];
+      const end = from + lines[i].length;
+      if (!isBreathRow(text, from, end)) {
+        if (lines[i].trim() !== '') skipped.push(i + 1);
         continue;
       }
-      rows.values.push(readRow(text, columns, divisors));
+      rows.values.push(readRow(text, from, end, columns, divisors));
       rows.line.push(i + 1);
     }
   }
@@ -162,11 +165,27 @@ interface DataRows {
  * A breath row starts `B<n>=` (`BeginRest=` in `[Start]` also starts with B and is not one); tested
  * by its characters, as a regex test per row costs more than reading the row's used fields.
  */
-function isBreathRow(text: string): boolean {
-  if (text.charCodeAt(0) !== 66) return false;
-  let i = 1;
-  for (let c = text.charCodeAt(i); c >= 48 && c <= 57; c = text.charCodeAt(++i));
-  return i > 1 && text.charCodeAt(i) === 61;
+function isBreathRow(text: string, from: number, end: number): boolean {
+  if (from >= end || text.charCodeAt(from) !== 66) return false;
+  let i = from + 1;
+  while (i < end && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+  return i > from + 1 && i < end && text.charCodeAt(i) === 61;
+}
+
+/**
+ * Where each line starts in the text. lines() is the text split at CRLF, LF or CR (CR then LF being
+ * one break), so the breath rows can be scanned in the flat text, where charCodeAt is faster than in
+ * the line strings, which are slices of it.
+ */
+function lineStarts(text: string, lines: string[]): number[] {
+  const starts = new Array<number>(lines.length);
+  let at = 0;
+  for (let i = 0; i < lines.length; i++) {
+    starts[i] = at;
+    at += lines[i].length;
+    at += text.charCodeAt(at) === 13 && text.charCodeAt(at + 1) === 10 ? 2 : 1;
+  }
+  return starts;
 }
 
 /** The columns the reader uses: by value index, and the same arrays by field index (value + 1) for the row scan. */
@@ -178,17 +197,16 @@ interface UsedColumns {
 }
 
 /**
- * Reads the used columns of one breath row (value i is field i + 1 after `=`, past the constant)
+ * Reads the used columns of one breath row, text[from, n) (value i is field i + 1 after `=`, past the constant)
  * into their arrays, null where the row is too short; returns how many values the row holds. Fields
  * are one to five characters, so commas are found by a character loop (an indexOf call per field
  * costs more than the field), and past the last used field they are only counted: the trailing
  * zeros ZAN writes for unused channels are recognised whole, two characters a field.
  */
-function readRow(text: string, columns: UsedColumns, divisors: number[]): number {
-  const n = text.length;
+function readRow(text: string, from: number, n: number, columns: UsedColumns, divisors: number[]): number {
   const lastUsed = columns.byField.length - 1;
   let field = 0;
-  let start = text.indexOf('=') + 1;
+  let start = text.indexOf('=', from) + 1;
   for (; field <= lastUsed; field++) {
     const values = columns.byField[field];
     const comma = values ? pushField(text, start, n, divisors[field - 1], values) : commaAt(text, start, n);
@@ -196,9 +214,9 @@ function readRow(text: string, columns: UsedColumns, divisors: number[]): number
     start = comma + 1;
   }
   if (field > lastUsed) {
-    columns.zeros ??= zeroFields(text, start);
+    columns.zeros ??= zeroFields(text, start, n);
     let stop = n;
-    if (columns.zeros.length > 0 && n - columns.zeros.length >= start && text.endsWith(columns.zeros)) {
+    if (columns.zeros.length > 0 && n - columns.zeros.length >= start && text.endsWith(columns.zeros, n)) {
       stop = n - columns.zeros.length;
       field += columns.zeros.length / 2;
     }
@@ -223,11 +241,11 @@ function commasIn(text: string, from: number, to: number): number {
   return count;
 }
 
-/** The run of `,0` fields that ends the text after `from` ('' when it ends otherwise). */
-function zeroFields(text: string, from: number): string {
-  let k = text.length;
+/** The run of `,0` fields that ends text[from, end) ('' when it ends otherwise). */
+function zeroFields(text: string, from: number, end: number): string {
+  let k = end;
   while (k - 2 >= from && text.charCodeAt(k - 2) === 44 && text.charCodeAt(k - 1) === 48) k -= 2;
-  return text.slice(k);
+  return text.slice(k, end);
 }
 
 /**
@@ -239,11 +257,11 @@ function zeroFields(text: string, from: number): string {
 export function pushField(text: string, start: number, n: number, divisor: number, values: (number | null)[]): number {
   let i = start;
   let c = text.charCodeAt(i);
-  const negative = c === 45;
+  const negative = i < n && c === 45;
   if (negative) c = text.charCodeAt(++i);
   const first = i;
   let value = 0;
-  while (c >= 48 && c <= 57) {
+  while (i < n && c >= 48 && c <= 57) {
     value = value * 10 + (c - 48);
     c = text.charCodeAt(++i);
   }

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { pushField } from '../../formats/zan-dat/parse.js';
 import { parseNumber } from '../../src/recording/units.js';
+import { listFixtures, readFixture } from './fixture-helpers.js';
 
 /** What the reader gave before fields were read in place: the field cut out, through parseNumber. */
 function sliced(field: string, divisor: number): number | null {
@@ -69,4 +71,23 @@ describe('formats/zan-dat pushField (numbers read in place)', () => {
     expect(pushField('B1=1,42', 5, 7, 1, values)).to.equal(7);
     expect(values).to.deep.equal([42]);
   });
+});
+
+describe('formats/zan-dat breath rows scanned in the flat text', () => {
+  const endings: [string, (text: string) => string][] = [
+    ['CR', (t) => t.replace(/\r\n/g, '\r')],
+    ['LF', (t) => t.replace(/\r\n/g, '\n')],
+    ['CRLF, LF and CR mixed', (t) => t.split('\r\n').reduce((out, line, i) => (i === 0 ? line : out + ['\r\n', '\n', '\r'][i % 3] + line), '')],
+  ];
+  for (const fixture of listFixtures('zan-dat')) {
+    for (const [name, rewrite] of endings) {
+      it(`${fixture.name}: ${name} line endings give the recording CRLF gives`, async () => {
+        const bytes = readFileSync(fixture.input);
+        expect(bytes.toString('latin1')).to.include('\r\n');
+        const base = await readFixture(fixture);
+        const other = await readFixture(fixture, Buffer.from(rewrite(bytes.toString('latin1')), 'latin1'));
+        expect(other.recording).to.deep.equal(base.recording);
+      });
+    }
+  }
 });
