@@ -33,30 +33,34 @@ export const COLUMNS = {
 } as const;
 
 const FORMAT_ID = 'zan-dat';
-/** A breath row: `B<n>=`; `BeginRest=` in `[Start]` also starts with B and is not one. */
-const BREATH_ROW = /^B[0-9]+=/;
+/** Decimal digits of an integer a double always holds exactly (below 2^53). */
+const EXACT_DIGITS = 15;
 /** `[Start]` keys (seconds from the start) and the phase each one opens. */
 const PHASE_KEYS: Record<string, PhaseName> = { Rest: 'rest', Warmup: 'warmup', Load: 'exercise', Recovery: 'recovery' };
 
+/** A `[name]` section: its lines are lines[from, to) of the file (indexes, so no object per line). */
 interface Section {
   name: string;
   line: number;
-  lines: { text: string; line: number }[];
+  from: number;
+  to: number;
 }
 
 /** Reads a ZAN .dat export into a Recording. */
 export function parse(file: FileView): Recording {
   const flags: ParserFlag[] = [];
-  const sections = splitSections(file.lines());
-  const first = (name: string) => sections.find((s) => s.name.toLowerCase() === name.toLowerCase() && s.lines.some((l) => l.text.trim() !== ''));
+  const lines = file.lines();
+  const sections = splitSections(lines);
+  const first = (name: string) => sections.find((s) => s.name.toLowerCase() === name.toLowerCase() && lines.slice(s.from, s.to).some((l) => l.trim() !== ''));
 
   // 1. [parameter]: one `P=<id>,<divisor>,<name>` per column, in data order.
   const params = first('parameter');
   if (!params) throw parserError('no [parameter] section', { line: 1 });
   const names: string[] = [];
   const divisors: number[] = [];
-  for (const { text, line } of params.lines) {
-    const m = /^P=(\d+),([^,]+),(.*)$/.exec(text.trim());
+  for (let i = params.from; i < params.to; i++) {
+    const line = i + 1;
+    const m = /^P=(\d+),([^,]+),(.*)$/.exec(lines[i].trim());
     if (!m) continue;
     const divisor = parseNumber(m[2]);
     if (!divisor) throw parserError(`parameter ${m[3]} has divisor "${m[2]}"`, { line });
@@ -67,7 +71,16 @@ export function parse(file: FileView): Recording {
 
   // 2. [Data]: `B<n>=1,<v1>,<v2>,...`; the constant 1 after `=` is skipped. Only the columns the
   //    reader uses are converted (about 11 of 98), in one pass over each row's fields.
-  const col = (aliases: readonly string[]) => findColumn(names, aliases);
+  // Each alias list is looked up several times; findColumn normalises all 98 names on every call.
+  const found = new Map<readonly string[], number>();
+  const col = (aliases: readonly string[]) => {
+    let at = found.get(aliases);
+    if (at === undefined) {
+      at = findColumn(names, aliases);
+      found.set(aliases, at);
+    }
+    return at;
+  };
   const used = new Map<number, (number | null)[]>();
   const byField: UsedColumns['byField'] = [];
   for (const aliases of Object.values(COLUMNS)) {
@@ -78,19 +91,24 @@ export function parse(file: FileView): Recording {
     used.set(at, values);
   }
   const columns: UsedColumns = { byValue: used, byField, zeros: undefined };
-  const rows: DataRow[] = [];
+  const rows: DataRows = { values: [], line: [] };
   const skipped: number[] = [];
+  const text = file.text() as string;
+  const starts = lineStarts(text, lines);
   for (const section of sections.filter((s) => s.name.toLowerCase() === 'data')) {
-    for (const { text, line } of section.lines) {
-      if (!BREATH_ROW.test(text)) {
-        if (text.trim() !== '') skipped.push(line);
+    for (let i = section.from; i < section.to; i++) {
+      const from = starts[i];
+      const end = from + lines[i].length;
+      if (!isBreathRow(text, from, end)) {
+        if (lines[i].trim() !== '') skipped.push(i + 1);
         continue;
       }
-      rows.push({ values: readRow(text, columns, divisors), line });
+      rows.values.push(readRow(text, from, end, columns, divisors));
+      rows.line.push(i + 1);
     }
   }
   if (skipped.length > 0) flags.push({ code: 'non_breath_rows_skipped', detail: `${skipped.length} lines in [Data] are not B<n>= breath rows and were skipped (first at line ${skipped[0]})` });
-  if (rows.length === 0) throw parserError('no B<n>= breath rows in [Data]', { line: first('data')?.line ?? 1 });
+  if (rows.values.length === 0) throw parserError('no B<n>= breath rows in [Data]', { line: first('data')?.line ?? 1 });
   const column = (at: number): (number | null)[] => used.get(at) as (number | null)[];
   const timeAt = col(COLUMNS.time);
   if (timeAt < 0) throw parserError('no Zeit (time) parameter', { line: params.line });
@@ -99,11 +117,12 @@ export function parse(file: FileView): Recording {
   // 3. spiro trims every row after the one with the largest time; rows after it are a corrupt tail.
   const times = column(timeAt);
   let maxAt = 0;
-  for (let i = 0; i < rows.length; i++) {
+  const count = rows.values.length;
+  for (let i = 0; i < count; i++) {
     if ((times[i] ?? -Infinity) >= (times[maxAt] ?? -Infinity)) maxAt = i;
   }
-  if (maxAt < rows.length - 1) {
-    flags.push({ code: 'rows_after_max_time_dropped', detail: `${rows.length - 1 - maxAt} rows after the latest time (line ${rows[maxAt].line}) were dropped, as spiro does` });
+  if (maxAt < count - 1) {
+    flags.push({ code: 'rows_after_max_time_dropped', detail: `${count - 1 - maxAt} rows after the latest time (line ${rows.line[maxAt]}) were dropped, as spiro does` });
   }
   const kept = maxAt + 1;
 
@@ -117,9 +136,9 @@ export function parse(file: FileView): Recording {
     time_s: times.slice(0, kept),
     channels,
     absent,
-    phase_starts: phaseStarts(first('Start')),
+    phase_starts: phaseStarts(lines, first('Start')),
     sampling_hint: { method: 'breath_by_breath' },
-    subject: subject(first('person')),
+    subject: subject(lines, first('person')),
     flags,
   });
 }
@@ -129,16 +148,44 @@ function splitSections(lines: string[]): Section[] {
   const sections: Section[] = [];
   lines.forEach((text, i) => {
     const m = /^\s*\[([^\]]+)\]\s*$/.exec(text);
-    if (m) sections.push({ name: m[1], line: i + 1, lines: [] });
-    else if (sections.length > 0) sections[sections.length - 1].lines.push({ text, line: i + 1 });
+    if (!m) return;
+    if (sections.length > 0) sections[sections.length - 1].to = i;
+    sections.push({ name: m[1], line: i + 1, from: i + 1, to: lines.length });
   });
   return sections;
 }
 
-/** One breath row: how many values it holds (fields after the constant), and its line. */
-interface DataRow {
-  values: number;
-  line: number;
+/** Per breath row, in parallel arrays (no object per row): how many values it holds (fields after the constant), and its line. */
+interface DataRows {
+  values: number[];
+  line: number[];
+}
+
+/**
+ * A breath row starts `B<n>=` (`BeginRest=` in `[Start]` also starts with B and is not one); tested
+ * by its characters, as a regex test per row costs more than reading the row's used fields.
+ */
+function isBreathRow(text: string, from: number, end: number): boolean {
+  if (from >= end || text.charCodeAt(from) !== 66) return false;
+  let i = from + 1;
+  while (i < end && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+  return i > from + 1 && i < end && text.charCodeAt(i) === 61;
+}
+
+/**
+ * Where each line starts in the text. lines() is the text split at CRLF, LF or CR (CR then LF being
+ * one break), so the breath rows can be scanned in the flat text, where charCodeAt is faster than in
+ * the line strings, which are slices of it.
+ */
+function lineStarts(text: string, lines: string[]): number[] {
+  const starts = new Array<number>(lines.length);
+  let at = 0;
+  for (let i = 0; i < lines.length; i++) {
+    starts[i] = at;
+    at += lines[i].length;
+    at += text.charCodeAt(at) === 13 && text.charCodeAt(at + 1) === 10 ? 2 : 1;
+  }
+  return starts;
 }
 
 /** The columns the reader uses: by value index, and the same arrays by field index (value + 1) for the row scan. */
@@ -150,33 +197,32 @@ interface UsedColumns {
 }
 
 /**
- * Reads the used columns of one breath row (value i is field i + 1 after `=`, past the constant)
+ * Reads the used columns of one breath row, text[from, n) (value i is field i + 1 after `=`, past the constant)
  * into their arrays, null where the row is too short; returns how many values the row holds. Fields
  * are one to five characters, so commas are found by a character loop (an indexOf call per field
  * costs more than the field), and past the last used field they are only counted: the trailing
  * zeros ZAN writes for unused channels are recognised whole, two characters a field.
  */
-function readRow(text: string, columns: UsedColumns, divisors: number[]): number {
-  const n = text.length;
+function readRow(text: string, from: number, n: number, columns: UsedColumns, divisors: number[]): number {
   const lastUsed = columns.byField.length - 1;
   let field = 0;
-  let start = text.indexOf('=') + 1;
+  let start = text.indexOf('=', from) + 1;
   for (; field <= lastUsed; field++) {
-    const comma = commaAt(text, start, n);
     const values = columns.byField[field];
-    if (values) values.push(scaleCell(text.slice(start, comma), divisors[field - 1]));
+    const comma = values ? pushField(text, start, n, divisors[field - 1], values) : commaAt(text, start, n);
     if (comma >= n) break;
     start = comma + 1;
   }
   if (field > lastUsed) {
-    columns.zeros ??= zeroFields(text, start);
+    columns.zeros ??= zeroFields(text, start, n);
     let stop = n;
-    if (columns.zeros.length > 0 && n - columns.zeros.length >= start && text.endsWith(columns.zeros)) {
+    if (columns.zeros.length > 0 && n - columns.zeros.length >= start && text.endsWith(columns.zeros, n)) {
       stop = n - columns.zeros.length;
       field += columns.zeros.length / 2;
     }
-    field += commasIn(text, start, stop);
+    return field + commasIn(text, start, stop);
   }
+  // A row that ends before the last used field: the used columns it lacks get null.
   for (const [at, values] of columns.byValue) if (at >= field) values.push(null);
   return field;
 }
@@ -195,27 +241,51 @@ function commasIn(text: string, from: number, to: number): number {
   return count;
 }
 
-/** The run of `,0` fields that ends the text after `from` ('' when it ends otherwise). */
-function zeroFields(text: string, from: number): string {
-  let k = text.length;
+/** The run of `,0` fields that ends text[from, end) ('' when it ends otherwise). */
+function zeroFields(text: string, from: number, end: number): string {
+  let k = end;
   while (k - 2 >= from && text.charCodeAt(k - 2) === 44 && text.charCodeAt(k - 1) === 48) k -= 2;
-  return text.slice(k);
+  return text.slice(k, end);
 }
 
-function scaleCell(cell: string, divisor: number): number | null {
-  const v = parseNumber(cell);
-  return v === null ? null : v / divisor;
+/**
+ * Pushes field text[start, comma) divided by its divisor onto values, exactly as `parseNumber` of the
+ * field would read it, and returns the comma (n past the last field). ZAN writes integers, so an
+ * optional minus and at most 15 digits are read in place (exact in a double, hence what `Number()`
+ * gives); anything else is cut out and read by `parseNumber`.
+ */
+export function pushField(text: string, start: number, n: number, divisor: number, values: (number | null)[]): number {
+  let i = start;
+  let c = text.charCodeAt(i);
+  const negative = i < n && c === 45;
+  if (negative) c = text.charCodeAt(++i);
+  const first = i;
+  let value = 0;
+  while (i < n && c >= 48 && c <= 57) {
+    value = value * 10 + (c - 48);
+    c = text.charCodeAt(++i);
+  }
+  if ((i >= n || c === 44) && i > first && i - first <= EXACT_DIGITS) {
+    values.push((negative ? -value : value) / divisor);
+    return i;
+  }
+  const comma = commaAt(text, i, n);
+  const v = parseNumber(text.slice(start, comma));
+  values.push(v === null ? null : v / divisor);
+  return comma;
 }
 
 /** A last row shorter than the usual one (the file was cut) is dropped with a flag. */
-function dropTruncatedLastRow(rows: DataRow[], used: Map<number, (number | null)[]>, timeAt: number, flags: ParserFlag[]): void {
+function dropTruncatedLastRow(rows: DataRows, used: Map<number, (number | null)[]>, timeAt: number, flags: ParserFlag[]): void {
   const counts = new Map<number, number>();
-  for (const r of rows) counts.set(r.values, (counts.get(r.values) ?? 0) + 1);
+  for (const v of rows.values) counts.set(v, (counts.get(v) ?? 0) + 1);
   const usual = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
-  const last = rows[rows.length - 1];
-  if (last.values < usual || (timeAt < last.values && used.get(timeAt)![rows.length - 1] === null)) {
+  const at = rows.values.length - 1;
+  const last = { values: rows.values[at], line: rows.line[at] };
+  if (last.values < usual || (timeAt < last.values && used.get(timeAt)![at] === null)) {
     flags.push({ code: 'truncated_row_dropped', detail: `the last breath row (line ${last.line}) has ${last.values} of ${usual} fields; the file looks cut short and that row was dropped` });
-    rows.pop();
+    rows.values.pop();
+    rows.line.pop();
     for (const values of used.values()) values.pop();
   }
 }
@@ -280,10 +350,10 @@ function toCanonical(
 }
 
 /** `[Start]` phase starts in seconds (`Rest=0`, `Warmup=59`, `Load=59`, `Recovery=3002`); `BeginRest` is a wall clock and skipped. */
-function phaseStarts(section: Section | undefined): { phase: PhaseName; t_s: number }[] | undefined {
+function phaseStarts(lines: string[], section: Section | undefined): { phase: PhaseName; t_s: number }[] | undefined {
   if (!section) return undefined;
   const starts: { phase: PhaseName; t_s: number }[] = [];
-  for (const { text } of section.lines) {
+  for (const text of lines.slice(section.from, section.to)) {
     const m = /^\s*(\w+)\s*=\s*(.*)$/.exec(text);
     if (!m || !(m[1] in PHASE_KEYS)) continue;
     const t = parseNumber(m[2]);
@@ -293,10 +363,10 @@ function phaseStarts(section: Section | undefined): { phase: PhaseName; t_s: num
 }
 
 /** `[person]`: keeps sex, height and body mass; name, vorname, geburtstag and idnr are not read. */
-function subject(section: Section | undefined): Subject {
+function subject(lines: string[], section: Section | undefined): Subject {
   const out: Subject = {};
   if (!section) return out;
-  for (const { text } of section.lines) {
+  for (const text of lines.slice(section.from, section.to)) {
     const m = /^\s*(\w+)\s*=\s*(.*)$/.exec(text);
     if (!m) continue;
     const value = m[2].trim();
