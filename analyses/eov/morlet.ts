@@ -19,7 +19,23 @@ export interface Spectrum {
   dt_s: number;
   /** Interleaved complex spectrum (re, im, re, im ...), full length. */
   bins: Float64Array;
+  /** Morlet filters by period, shared by every spectrum of the same size and spacing. */
+  filters: FilterTable;
 }
+
+/** The Morlet filter at one period: its gains over the FFT bins [lo, hi] where it is not negligible. */
+interface MorletFilter {
+  lo: number;
+  hi: number;
+  gains: Float64Array;
+}
+
+/**
+ * Filters by period for one FFT size and spacing. A period's filter serves its scalogram row, both
+ * red-noise backgrounds and every companion channel of an event, so its exponentials are computed
+ * once per recording (they were a tenth of the analysis at 20,000 samples, issue 23).
+ */
+export type FilterTable = Map<number, MorletFilter>;
 
 /** Wavelet scale (s) of the Morlet whose peak response sits at `period_s`. */
 export function scaleForPeriod(period_s: number): number {
@@ -31,15 +47,15 @@ export function scaleForPeriod(period_s: number): number {
  * edges continuous, so the ends add no spurious broadband power).
  */
 export function spectrumOf(values: Float64Array, dt_s: number, pad_s: number): Spectrum {
-  return spectrumPadded(values, dt_s, Math.ceil(pad_s / dt_s));
+  return spectrumPadded(values, dt_s, Math.ceil(pad_s / dt_s), new Map());
 }
 
 /** Spectrum of another series of the same length with the same padding and FFT size as `like`. */
 export function spectrumLike(values: Float64Array, like: Spectrum): Spectrum {
-  return spectrumPadded(values, like.dt_s, like.pad);
+  return spectrumPadded(values, like.dt_s, like.pad, like.filters);
 }
 
-function spectrumPadded(values: Float64Array, dt_s: number, padPoints: number): Spectrum {
+function spectrumPadded(values: Float64Array, dt_s: number, padPoints: number, filters: FilterTable): Spectrum {
   const n = values.length;
   const pad = Math.max(0, Math.min(n - 1, padPoints));
   let size = 2;
@@ -54,7 +70,7 @@ function spectrumPadded(values: Float64Array, dt_s: number, padPoints: number): 
   const out = fft.createComplexArray();
   fft.realTransform(out, input);
   fft.completeSpectrum(out);
-  return { size, n, pad, dt_s, bins: Float64Array.from(out) };
+  return { size, n, pad, dt_s, bins: Float64Array.from(out), filters };
 }
 
 /** Widths of the Morlet's Gaussian kept: beyond 6 its gain is below 1.6e-8. */
@@ -75,6 +91,20 @@ function morletGain(k: number, size: number, dt_s: number, scale: number): numbe
   return Math.exp(-0.5 * x * x);
 }
 
+/** The Morlet filter at `period_s` for a transform of `size` points at `dt_s`, from `table` when it has it. */
+function morletFilter(size: number, dt_s: number, period_s: number, table: FilterTable): MorletFilter {
+  let filter = table.get(period_s);
+  if (!filter) {
+    const scale = scaleForPeriod(period_s);
+    const [lo, hi] = binRange(size, dt_s, scale);
+    const gains = new Float64Array(Math.max(0, hi - lo + 1));
+    for (let k = lo; k <= hi; k++) gains[k - lo] = morletGain(k, size, dt_s, scale);
+    filter = { lo, hi, gains };
+    table.set(period_s, filter);
+  }
+  return filter;
+}
+
 /** Complex wavelet coefficients at one period over the original series: re and im arrays. */
 export interface WaveletRow {
   re: Float64Array;
@@ -89,7 +119,7 @@ const workspaces = new Map<number, { filtered: number[]; out: number[] }>();
  * workspace's `out` (interleaved, padded length) until the next row of the same size.
  */
 function filteredSeries(spec: Spectrum, period_s: number): number[] {
-  const { size, bins, dt_s } = spec;
+  const { size, bins, dt_s, filters } = spec;
   const fft = fftFor(size);
   let work = workspaces.get(size);
   if (!work) {
@@ -97,10 +127,9 @@ function filteredSeries(spec: Spectrum, period_s: number): number[] {
     workspaces.set(size, work);
   }
   const { filtered, out } = work;
-  const scale = scaleForPeriod(period_s);
-  const [kLo, kHi] = binRange(size, dt_s, scale);
+  const { lo: kLo, hi: kHi, gains } = morletFilter(size, dt_s, period_s, filters);
   for (let k = kLo; k <= kHi; k++) {
-    const g = morletGain(k, size, dt_s, scale);
+    const g = gains[k - kLo];
     filtered[2 * k] = bins[2 * k] * g;
     filtered[2 * k + 1] = bins[2 * k + 1] * g;
   }
@@ -140,14 +169,14 @@ export function waveletPower(spec: Spectrum, period_s: number): Float64Array {
 
 /**
  * Expected |W|^2 at `period_s` of noise whose power at FFT bin k is `noisePower(k)` (two-sided,
- * per bin, variance-normalised so white noise of variance v gives v at every bin).
+ * per bin, variance-normalised so white noise of variance v gives v at every bin). `filters` is the
+ * table of the spectra this background is read against, when there are any.
  */
-export function expectedNoisePower(size: number, dt_s: number, period_s: number, noisePower: (k: number) => number): number {
-  const scale = scaleForPeriod(period_s);
-  const [kLo, kHi] = binRange(size, dt_s, scale);
+export function expectedNoisePower(size: number, dt_s: number, period_s: number, noisePower: (k: number) => number, filters: FilterTable = new Map()): number {
+  const { lo: kLo, hi: kHi, gains } = morletFilter(size, dt_s, period_s, filters);
   let sum = 0;
   for (let k = kLo; k <= kHi; k++) {
-    const g = morletGain(k, size, dt_s, scale);
+    const g = gains[k - kLo];
     sum += noisePower(k) * g * g;
   }
   return sum / size;

@@ -61,7 +61,7 @@ export function noiseBackground(spec: Spectrum, noise: RedNoise, detrendPts: num
     const g = detrendGainAtBin(k, spec.size, detrendPts);
     perBin[k] = redNoisePower(noise, k, spec.size) * g * g;
   }
-  return (period_s) => expectedNoisePower(spec.size, spec.dt_s, period_s, (k) => perBin[k]);
+  return (period_s) => expectedNoisePower(spec.size, spec.dt_s, period_s, (k) => perBin[k], spec.filters);
 }
 
 /** Scalogram of a detrended series over `periods_s`. */
