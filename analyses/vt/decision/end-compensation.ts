@@ -163,21 +163,37 @@ function judge(sign: CompensationSign['sign'], h: Hinge | null, turnsUp: boolean
   return { sign, index: h.k, accepted: turned && clear, why };
 }
 
-/** Respiratory compensation over [from, end] (grid indices; from at most SPAN_S before end). */
-export function endCompensation(test: PreparedTest, from: number, end: number, reading: CompensationReading = 'two_agreeing'): EndCompensation {
-  const hi = end;
-  const lo = Math.max(0, from, hi - SPAN_S);
+/** The three signs' best hinges over [lo, hi]: VE/VCO2, PetCO2, VE against VCO2 (null each when the span is too short). */
+type SignHinges = readonly [Hinge | null, Hinge | null, Hinge | null];
+
+/**
+ * Fits already made per prepared test and span: the scaling range (engines/oxynet/curves.ts) and the decision
+ * read the same span of the same test, and the fits are most of what either pays (a PreparedTest is never mutated).
+ */
+const fitted = new WeakMap<PreparedTest, Map<string, SignHinges>>();
+
+function signHinges(test: PreparedTest, lo: number, hi: number): SignHinges {
+  const spans = fitted.get(test) ?? new Map<string, SignHinges>();
+  fitted.set(test, spans);
+  const key = `${lo}:${hi}`;
+  const known = spans.get(key);
+  if (known) return known;
   const n = hi + 1;
   const time = Float64Array.from({ length: n }, (_, i) => i);
   const ratio = new Float64Array(n);
   for (let i = 0; i < n; i++) ratio[i] = test.vco2[i] > 0 ? (1000 * test.ve[i]) / test.vco2[i] : 0;
   const fits = hi - lo >= MIN_BEFORE_S + MIN_AFTER_S;
-  const petco2 = fits ? bestHinge(time, test.petco2, lo, hi) : null;
-  const signs: CompensationSign[] = [
-    judge('VE/VCO2 rises', fits ? bestHinge(time, ratio, lo, hi) : null, true),
-    judge('PetCO2 falls', petco2, false),
-    judge('VE steepens against VCO2', fits ? bestHinge(test.vco2, test.ve, lo, hi) : null, true),
-  ];
+  const hinges: SignHinges = fits ? [bestHinge(time, ratio, lo, hi), bestHinge(time, test.petco2, lo, hi), bestHinge(test.vco2, test.ve, lo, hi)] : [null, null, null];
+  spans.set(key, hinges);
+  return hinges;
+}
+
+/** Respiratory compensation over [from, end] (grid indices; from at most SPAN_S before end). */
+export function endCompensation(test: PreparedTest, from: number, end: number, reading: CompensationReading = 'two_agreeing'): EndCompensation {
+  const hi = end;
+  const lo = Math.max(0, from, hi - SPAN_S);
+  const [ratio, petco2, steepening] = signHinges(test, lo, hi);
+  const signs: CompensationSign[] = [judge('VE/VCO2 rises', ratio, true), judge('PetCO2 falls', petco2, false), judge('VE steepens against VCO2', steepening, true)];
   if (reading === 'clear_petco2_first' && signs[1].accepted && (petco2 as Hinge).explained >= CLEAR_PETCO2_EXPLAINED) {
     return { index: (petco2 as Hinge).k, span: [lo, hi], signs, placed_by: 'a clear PetCO2 fall' };
   }
