@@ -98,12 +98,20 @@ export interface ModelCard {
 export const AVERAGED_ROWS = ['as_stamped', 'interval_centre'] as const;
 export type AveragedRows = (typeof AVERAGED_ROWS)[number];
 
+/**
+ * A card's choice among `values` for `preprocessing[key]`: the first value when the card names none
+ * (every version before the field), else the one named; throws with the reason when it names another.
+ */
+function preprocessingChoice<T extends string>(card: Pick<ModelCard, 'preprocessing'>, key: string, values: readonly T[]): T {
+  const named = card.preprocessing?.[key];
+  if (named === undefined) return values[0];
+  if (!(values as readonly unknown[]).includes(named)) throw new Error(`preprocessing.${key} ${String(named)} is not one of ${values.join(', ')}`);
+  return named as T;
+}
+
 /** The card's `preprocessing.averaged_rows`; throws with the reason when it names an unknown placement. */
 export function averagedRowsOf(card: Pick<ModelCard, 'preprocessing'>): AveragedRows {
-  const named = card.preprocessing?.averaged_rows;
-  if (named === undefined) return 'as_stamped';
-  if (!(AVERAGED_ROWS as readonly unknown[]).includes(named)) throw new Error(`preprocessing.averaged_rows ${String(named)} is not one of ${AVERAGED_ROWS.join(', ')}`);
-  return named as AveragedRows;
+  return preprocessingChoice(card, 'averaged_rows', AVERAGED_ROWS);
 }
 
 /**
@@ -118,10 +126,7 @@ export type ScalingRange = (typeof SCALING_RANGES)[number];
 
 /** The card's `preprocessing.scaling_range`; throws with the reason when it names an unknown range. */
 export function scalingRangeOf(card: Pick<ModelCard, 'preprocessing'>): ScalingRange {
-  const named = card.preprocessing?.scaling_range;
-  if (named === undefined) return 'test_span';
-  if (!(SCALING_RANGES as readonly unknown[]).includes(named)) throw new Error(`preprocessing.scaling_range ${String(named)} is not one of ${SCALING_RANGES.join(', ')}`);
-  return named as ScalingRange;
+  return preprocessingChoice(card, 'scaling_range', SCALING_RANGES);
 }
 
 /**
@@ -136,10 +141,7 @@ export type AveragedSmoothing = (typeof AVERAGED_SMOOTHING)[number];
 
 /** The card's `preprocessing.averaged_smoothing`; throws with the reason when it names an unknown smoothing. */
 export function averagedSmoothingOf(card: Pick<ModelCard, 'preprocessing'>): AveragedSmoothing {
-  const named = card.preprocessing?.averaged_smoothing;
-  if (named === undefined) return 'time_span';
-  if (!(AVERAGED_SMOOTHING as readonly unknown[]).includes(named)) throw new Error(`preprocessing.averaged_smoothing ${String(named)} is not one of ${AVERAGED_SMOOTHING.join(', ')}`);
-  return named as AveragedSmoothing;
+  return preprocessingChoice(card, 'averaged_smoothing', AVERAGED_SMOOTHING);
 }
 
 /** Why one threshold's agreement misses the gate (empty when it clears). */
