@@ -5,9 +5,6 @@
  * breath-by-breath answer on synthetic tests where reading the rows at their stamps moves them further.
  */
 import { strict as assert } from 'node:assert';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { averagedRowsOf } from '../../../analyses/vt/card.js';
 import { createVtPlugin } from '../../../analyses/vt/plugin.js';
 import { placeAveragedRows } from '../../../analyses/vt/preprocess.js';
@@ -15,23 +12,13 @@ import { DEFAULT_MODELS_DIR, ModelRegistry } from '../../../analyses/vt/registry
 import type { Recording } from '../../../src/recording/recording.js';
 import { generateTest } from '../../../src/synthetic/generate.js';
 import { heldOutCohort } from '../../../scripts/train/cohorts.js';
-import { request } from './helpers.js';
-
-/** A copy of the project's models folder with gandalf v1.2.0's card naming `placement`. */
-function modelsWith(placement: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), 'vt-averaged-rows-'));
-  cpSync(DEFAULT_MODELS_DIR, dir, { recursive: true });
-  const path = join(dir, 'gandalf', 'v1.2.0', 'card.json');
-  const card = JSON.parse(readFileSync(path, 'utf8'));
-  writeFileSync(path, JSON.stringify({ ...card, preprocessing: { ...card.preprocessing, averaged_rows: placement } }));
-  return dir;
-}
+import { modelsWithPreprocessing, request } from './helpers.js';
 
 describe('vt averaged rows', () => {
   it('reads rows as stamped when the card names no placement, and refuses a card naming an unknown one', () => {
     assert.equal(averagedRowsOf({}), 'as_stamped');
     assert.equal(averagedRowsOf({ preprocessing: { averaged_rows: 'interval_centre' } }), 'interval_centre');
-    const registry = new ModelRegistry(modelsWith('bin_start'));
+    const registry = new ModelRegistry(modelsWithPreprocessing('v1.2.0', { averaged_rows: 'bin_start' }));
     assert.equal(registry.find('gandalf', 'v1.2.0'), undefined);
     assert.match(registry.rejected.map((r) => r.reason).join(), /averaged_rows bin_start is not one of as_stamped, interval_centre/);
   });
@@ -54,7 +41,7 @@ describe('vt averaged rows', () => {
   const CASES = [5, 15];
   it('keeps a 30-s export within 15 s of breath-by-breath with interval_centre', async () => {
     const stamped = createVtPlugin({ modelsDir: DEFAULT_MODELS_DIR });
-    const centred = createVtPlugin({ modelsDir: modelsWith('interval_centre') });
+    const centred = createVtPlugin({ modelsDir: modelsWithPreprocessing('v1.2.0', { averaged_rows: 'interval_centre' }) });
     const options = heldOutCohort(2).map((o, i) => ({ ...o, seed: 9_990_000 + i }));
     const times = async (plugin: typeof stamped, rec: Recording) => {
       const out = await plugin.run(rec, request('research', { model: 'gandalf', model_version: 'v1.2.0' }));

@@ -6,26 +6,13 @@
  * mean, with the rows centred, moves it further.
  */
 import { strict as assert } from 'node:assert';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { averagedSmoothingOf } from '../../../analyses/vt/card.js';
 import { createVtPlugin } from '../../../analyses/vt/plugin.js';
 import { DEFAULT_MODELS_DIR, ModelRegistry } from '../../../analyses/vt/registry.js';
 import type { Recording } from '../../../src/recording/recording.js';
 import { generateTest } from '../../../src/synthetic/generate.js';
 import { heldOutCohort } from '../../../scripts/train/cohorts.js';
-import { request } from './helpers.js';
-
-/** A copy of the project's models folder with gandalf v1.3.0's card naming `preprocessing` fields. */
-function modelsWith(fields: Record<string, unknown>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'vt-averaged-smoothing-'));
-  cpSync(DEFAULT_MODELS_DIR, dir, { recursive: true });
-  const path = join(dir, 'gandalf', 'v1.3.0', 'card.json');
-  const card = JSON.parse(readFileSync(path, 'utf8'));
-  writeFileSync(path, JSON.stringify({ ...card, preprocessing: { ...card.preprocessing, ...fields } }));
-  return dir;
-}
+import { modelsWithPreprocessing, request } from './helpers.js';
 
 type Plugin = ReturnType<typeof createVtPlugin>;
 
@@ -39,13 +26,13 @@ describe('vt averaged smoothing', () => {
   it('smooths over a time span when the card names no smoothing, and refuses a card naming an unknown one', () => {
     assert.equal(averagedSmoothingOf({}), 'time_span');
     assert.equal(averagedSmoothingOf({ preprocessing: { averaged_smoothing: 'breaths' } }), 'breaths');
-    const registry = new ModelRegistry(modelsWith({ averaged_smoothing: 'seconds' }));
+    const registry = new ModelRegistry(modelsWithPreprocessing('v1.3.0', { averaged_smoothing: 'seconds' }));
     assert.equal(registry.find('gandalf', 'v1.3.0'), undefined);
     assert.match(registry.rejected.map((r) => r.reason).join(), /averaged_smoothing seconds is not one of time_span, breaths/);
   });
 
   it('says where the breathing rate came from, and leaves breath-by-breath data as they are', async () => {
-    const plugin = createVtPlugin({ modelsDir: modelsWith({ averaged_smoothing: 'breaths' }) });
+    const plugin = createVtPlugin({ modelsDir: modelsWithPreprocessing('v1.3.0', { averaged_smoothing: 'breaths' }) });
     const o = heldOutCohort(1)[0];
     const averaged = generateTest({ ...o, sampling: { kind: 'averaged', window_s: 10 } }).recording;
     assert.equal((await findings(plugin, averaged)).evidence.breathing_rate, 'RF');
@@ -64,8 +51,8 @@ describe('vt averaged smoothing', () => {
   // stays within.
   const CASES = [9, 20];
   it('keeps a 5-s export within 15 s of breath-by-breath with breaths where the time-span mean does not', async () => {
-    const timeSpan = createVtPlugin({ modelsDir: modelsWith({ averaged_rows: 'interval_centre' }) });
-    const breaths = createVtPlugin({ modelsDir: modelsWith({ averaged_rows: 'interval_centre', averaged_smoothing: 'breaths' }) });
+    const timeSpan = createVtPlugin({ modelsDir: modelsWithPreprocessing('v1.3.0', { averaged_rows: 'interval_centre' }) });
+    const breaths = createVtPlugin({ modelsDir: modelsWithPreprocessing('v1.3.0', { averaged_rows: 'interval_centre', averaged_smoothing: 'breaths' }) });
     const options = heldOutCohort(2).map((o, i) => ({ ...o, seed: 9_990_000 + i }));
     for (const i of CASES) {
       const reference = (await findings(breaths, generateTest({ ...options[i], sampling: { kind: 'breath' } }).recording)).vt1_time_s;

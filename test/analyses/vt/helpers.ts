@@ -2,11 +2,12 @@
  * Shared fixtures of the vt tests: keys of each tier, a recording without one channel, and a
  * temporary models folder built from cards written on the fly.
  */
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnalysisRequest, Tier } from '../../../src/analyses/analysis-plugin.js';
 import type { ChannelName, Recording } from '../../../src/recording/recording.js';
+import { DEFAULT_MODELS_DIR } from '../../../analyses/vt/registry.js';
 
 /** A request with a key of the given tier and optional model restriction. */
 export function request(tier: Tier, extra: Partial<AnalysisRequest> = {}, allowed: string[] | null = null): AnalysisRequest {
@@ -63,4 +64,14 @@ export function agreementFigures(fail = false) {
     time_r: 0.9,
     time_mae_s: 30,
   };
+}
+
+/** A copy of the project's models folder whose gandalf `version` card sets the `preprocessing` fields given. */
+export function modelsWithPreprocessing(version: string, fields: Record<string, unknown>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vt-preprocessing-'));
+  cpSync(DEFAULT_MODELS_DIR, dir, { recursive: true });
+  const path = join(dir, 'gandalf', version, 'card.json');
+  const card = JSON.parse(readFileSync(path, 'utf8'));
+  writeFileSync(path, JSON.stringify({ ...card, preprocessing: { ...card.preprocessing, ...fields } }));
+  return dir;
 }

@@ -6,9 +6,6 @@
  * reads the stopped test's thresholds early.
  */
 import { strict as assert } from 'node:assert';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { scalingRangeOf } from '../../../analyses/vt/card.js';
 import { REFERENCE_TAIL_S } from '../../../analyses/vt/engines/oxynet/reference-range.js';
 import { createVtPlugin } from '../../../analyses/vt/plugin.js';
@@ -16,17 +13,7 @@ import { DEFAULT_MODELS_DIR, ModelRegistry } from '../../../analyses/vt/registry
 import type { Recording } from '../../../src/recording/recording.js';
 import { generateTest } from '../../../src/synthetic/generate.js';
 import { heldOutShortTailCohort } from '../../../scripts/train/evaluation-cohorts.js';
-import { request } from './helpers.js';
-
-/** A copy of the project's models folder with gandalf v1.4.0's card naming `range`. */
-function modelsWith(range: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), 'vt-scaling-range-'));
-  cpSync(DEFAULT_MODELS_DIR, dir, { recursive: true });
-  const path = join(dir, 'gandalf', 'v1.4.0', 'card.json');
-  const card = JSON.parse(readFileSync(path, 'utf8'));
-  writeFileSync(path, JSON.stringify({ ...card, preprocessing: { ...card.preprocessing, scaling_range: range } }));
-  return dir;
-}
+import { modelsWithPreprocessing, request } from './helpers.js';
 
 const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
 const median = (v: number[]) => {
@@ -38,7 +25,7 @@ describe('vt scaling range', () => {
   it('scales over the measured span when the card names no range, and refuses a card naming an unknown one', () => {
     assert.equal(scalingRangeOf({}), 'test_span');
     assert.equal(scalingRangeOf({ preprocessing: { scaling_range: 'reference_tail' } }), 'reference_tail');
-    const registry = new ModelRegistry(modelsWith('predicted_peak'));
+    const registry = new ModelRegistry(modelsWithPreprocessing('v1.4.0', { scaling_range: 'predicted_peak' }));
     assert.equal(registry.find('gandalf', 'v1.4.0'), undefined);
     assert.match(registry.rejected.map((r) => r.reason).join(), /scaling_range predicted_peak is not one of test_span, reference_tail/);
   });
