@@ -46,8 +46,8 @@ interface Row {
 
 function tests(): { options: GeneratorOptions; recording: Recording; truth: GroundTruth }[] {
   const twoThirds = Math.ceil((perCell * 2) / 3);
-  if (cohort === 'realistic') return heldOutRealisticCohort().map((options) => ({ options, ...generateTest(options) }));
-  if (cohort === 'short-tail') return heldOutShortTailCohort(perCell).map((options) => ({ options, ...generateTest(options) }));
+  if (cohort === 'realistic') return heldOutRealisticCohort().map((options) => ({ ...generateTest(options), options }));
+  if (cohort === 'short-tail') return heldOutShortTailCohort(perCell).map((options) => ({ ...generateTest(options), options }));
   if (cohort === 'artefacts')
     return heldOutArtifactCohort(twoThirds).map((options) => {
       const g = generateTest(options);
