@@ -19,7 +19,7 @@ const AVERAGED_GAP_INTERVALS = 2;
 /** Half-width (s) of the running median that removes cough and swallow breaths. */
 const MEDIAN_HALF_S = 7;
 /** Half-width (s) of the moving mean applied after the median (a 21-s centred mean). */
-const MEAN_HALF_S = 10;
+export const MEAN_HALF_S = 10;
 /** Half-width (s) of the mean used to find the VO2 peak (a 31-s window, as for VO2peak). */
 const PEAK_HALF_S = 15;
 

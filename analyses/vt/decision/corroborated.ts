@@ -25,11 +25,11 @@ import { CLASSIC_VT1_EARLY_ON_REAL_TESTS_S, type CriterionEvidence } from '../en
 import { classicThresholds } from '../engines/wasserman/thresholds.js';
 import type { EngineInput, PlacedThreshold } from '../engines/engine.js';
 import { movingMean } from '../grid-filters.js';
-import type { PreparedTest } from '../preprocess.js';
+import { MEAN_HALF_S, type PreparedTest } from '../preprocess.js';
 import type { DomainCurves } from './curves.js';
 import type { DecisionRule } from './rule.js';
 import { stepIndex } from './step-fit.js';
-import { AGREE_S, endCompensation, type CompensationReading, type CompensationSign, type EndCompensation } from './end-compensation.js';
+import { AGREE_S, endCompensation, LATE_S, MIN_AFTER_S, type CompensationReading, type CompensationSign, type EndCompensation } from './end-compensation.js';
 import { readSpan } from '../read-span.js';
 import { exerciseEndIndex } from '../exercise-end.js';
 
@@ -45,8 +45,14 @@ const ZONE_MIN_HALF_S = 20;
 const STILL_RISING = 0.15;
 /** The span at the end of the test where an undecided VT2 is sought from landmarks alone, s. */
 const END_SPAN_S = 120;
+/** The seconds after a VT2 crossing over which PetCO2 must fall for the crossing to stand (petco2-first-end): a minute, as STILL_RISING is judged over. */
+const PETCO2_CHECK_S = 60;
+/** Standard errors a PetCO2 fall must reach to count as one (one-sided, about 97.5 %). */
+const FALL_SE = 2;
+/** Seconds of the prepared series' centred mean (preprocess.ts): its seconds within that span share their breaths. */
+const SMOOTHED_S = 2 * MEAN_HALF_S + 1;
 
-type Placement = 'model' | 'model and landmarks' | 'landmarks (the curves end undecided)' | 'gases at the end of the test';
+type Placement = 'model' | 'model and landmarks' | 'landmarks (the curves end undecided)' | 'gases at the end of the test' | 'the end of the test (PetCO2 held after the crossing)';
 
 interface ThresholdEvidence {
   /** `not assessable`: the evidence was still rising at the last second read (see at_or_after_s). */
@@ -61,6 +67,8 @@ interface ThresholdEvidence {
   compensation_placed_by?: NonNullable<EndCompensation['placed_by']>;
   /** Where the threshold is at the earliest when the evidence for it was still rising at the last second read. */
   at_or_after_s?: number;
+  /** PetCO2's slope over the minute after the model's crossing, mmHg/min (petco2-first-end, where it did not fall). */
+  petco2_after_crossing_mmhg_min?: number;
 }
 
 /** The last index with a defined (finite) value: an engine may leave the end of the test undefined. */
@@ -127,7 +135,7 @@ const notReached = (): ThresholdEvidence => ({ placed_by: 'not reached', model_c
  * classic landmarks as corroborated does, and where the evidence is still rising at the last second it
  * says so (`not assessable`, at_or_after_s) instead of "not reached".
  */
-function corroboratedRule(id: string, readToEnd: boolean, gasesFirst = false, compensation: CompensationReading = 'two_agreeing'): DecisionRule {
+function corroboratedRule(id: string, readToEnd: boolean, gasesFirst = false, compensation: CompensationReading = 'two_agreeing', checkCrossing = false): DecisionRule {
   return {
     id,
     decide(curves: DomainCurves, { rec, test, exercise_start_index: onset }: EngineInput, engineEvidence) {
@@ -165,6 +173,8 @@ function corroboratedRule(id: string, readToEnd: boolean, gasesFirst = false, co
       const gases = gasesFirst ? endCompensation(test, from2, end, compensation) : null;
       if (gases !== null && gases.index !== null) {
         vt2 = byGases(test, gases, c2, classic.vt2_evidence);
+      } else if (c2 !== null && checkCrossing && gases !== null && c2 >= gases.span[0] && petco2Holds(test, c2, end)) {
+        vt2 = atEndOfTest(test, gases, c2, from2, end, classic.vt2_evidence);
       } else if (c2 !== null) {
         const zone2 = zoneAround(m2, c2, from2, last);
         vt2 = corroborate(test, c2, zone2, classic.vt2_evidence, 0);
@@ -204,6 +214,16 @@ export const gasesFirst = corroboratedRule('gases-first', true, true);
  * alone is unmistakable.
  */
 export const petco2First = corroboratedRule('petco2-first', true, true, 'clear_petco2_first');
+/**
+ * petco2-first, where the gases show no compensation over the stretch they were searched and PetCO2 does not fall
+ * (beyond its own noise) over the minute after a VT2 crossing inside that stretch: isocapnic buffering holds PetCO2
+ * from VT1 to the respiratory compensation point, where it starts to fall (Whipp, Davis & Wasserman 1989), so a
+ * crossing it holds after is not the compensation point. On a test stopped soon after VT2 the scaling reads every
+ * second near the top of its range and the curves cross a minute or more early (analyses/vt/README.md, gandalf
+ * v1.3.0); the compensation then lies where the gases cannot show it yet, the last MIN_AFTER_S seconds, and VT2 is
+ * reported there with a note saying it may lie later. VT1 is read as petco2-first reads it.
+ */
+export const petco2FirstEnd = corroboratedRule('petco2-first-end', true, true, 'clear_petco2_first', true);
 
 /** What placed VT2 among the end-of-test signs, as the notes say it. */
 const SIGNS_IN_WORDS: Record<NonNullable<EndCompensation['placed_by']>, string> = {
@@ -232,6 +252,8 @@ function placementNote(
     return `${name} was read from the gases at the end of the test (${SIGNS_IN_WORDS[signs]}), not at the model's crossing at ${crossing_s} s (evidence.${name.toLowerCase()}.compensation).`;
   if (by === 'gases at the end of the test')
     return `${name} was placed from the gases over the end of the test (VE/VCO2 rising, PetCO2 falling, VE steepening against VCO2; ${signs === 'two signs agreeing' ? 'at least two agreeing' : SIGNS_IN_WORDS[signs]}): the test ended too soon after it for the model's curves to cross (evidence.${name.toLowerCase()}.compensation).`;
+  if (by === 'the end of the test (PetCO2 held after the crossing)')
+    return `${name} was placed at the end of the test, ${MIN_AFTER_S} s before its last second: PetCO2 did not fall beyond its own noise in the minute after the model's crossing at ${crossing_s} s, so the respiratory compensation had not begun there, and the gases show none over the test; one that begins in the last ${MIN_AFTER_S} s has too few seconds after it to show, so ${name} may lie later (evidence.${name.toLowerCase()}).`;
   if (by === 'landmarks (the curves end undecided)')
     return `${name} was placed by the respiratory compensation landmarks over the end of the test: the test ended before the model's curves decided (evidence.${name.toLowerCase()}).`;
   return null;
@@ -265,6 +287,59 @@ function undecidedEnd(
 /** Whether the smoothed severe share rose by STILL_RISING over the last minute read. */
 function stillRising(ps: Float64Array, from: number, last: number): boolean {
   return last >= from && ps[last] - ps[Math.max(from, last - 60)] >= STILL_RISING;
+}
+
+/** PetCO2's least-squares slope over [lo, hi] and its standard error, mmHg/min. */
+function petco2Slope(test: PreparedTest, lo: number, hi: number): { slope: number; se: number } {
+  const n = hi - lo + 1;
+  const mx = (lo + hi) / 2;
+  let my = 0;
+  for (let i = lo; i <= hi; i++) my += test.petco2[i];
+  my /= n;
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = lo; i <= hi; i++) {
+    sxy += (i - mx) * (test.petco2[i] - my);
+    sxx += (i - mx) * (i - mx);
+  }
+  const b = sxx > 0 ? sxy / sxx : 0;
+  let sse = 0;
+  for (let i = lo; i <= hi; i++) sse += (test.petco2[i] - my - b * (i - mx)) ** 2;
+  // The prepared series is a centred mean over SMOOTHED_S seconds, so its residuals are that many seconds alike:
+  // the error is counted over SMOOTHED_S-s stretches, not over seconds.
+  const se = n > 2 && sxx > 0 ? Math.sqrt((sse / (n - 2) / sxx) * SMOOTHED_S) : Infinity;
+  return { slope: 60 * b, se: 60 * se };
+}
+
+/**
+ * Whether PetCO2 holds over the PETCO2_CHECK_S after a VT2 crossing: its slope there is not below zero by
+ * FALL_SE standard errors, tested against the series' own noise. At least LATE_S seconds must follow the crossing
+ * (fewer cannot deny it).
+ */
+function petco2Holds(test: PreparedTest, crossing: number, end: number): boolean {
+  const hi = Math.min(end, crossing + PETCO2_CHECK_S);
+  if (hi - crossing < LATE_S) return false;
+  const { slope, se } = petco2Slope(test, crossing, hi);
+  return slope >= -FALL_SE * se;
+}
+
+/**
+ * petco2-first-end's VT2 where PetCO2 held after the curves' crossing and the gases show no compensation: MIN_AFTER_S
+ * before the last second of exercise, the latest break the compensation fit could have read (never before `from`).
+ */
+function atEndOfTest(test: PreparedTest, ec: EndCompensation, crossing: number, from: number, end: number, criteria: CriterionEvidence[]): { placed: PlacedThreshold; evidence: ThresholdEvidence } {
+  const hi = Math.min(end, crossing + PETCO2_CHECK_S);
+  return {
+    placed: { index: Math.max(from, end - MIN_AFTER_S) },
+    evidence: {
+      placed_by: 'the end of the test (PetCO2 held after the crossing)',
+      model_crossing_s: test.t0_s + crossing,
+      zone_s: [test.t0_s + Math.max(from, end - MIN_AFTER_S), test.t0_s + end],
+      landmarks: describe(test, criteria, () => false, 0),
+      compensation: compensationEvidence(test, ec),
+      petco2_after_crossing_mmhg_min: Math.round(100 * petco2Slope(test, crossing, hi).slope) / 100,
+    },
+  };
 }
 
 /** VT2 placed by the respiratory compensation the gases show (gases-first), the curves' crossing kept as evidence. */

@@ -12,7 +12,7 @@
 import type { PreparedTest } from '../preprocess.js';
 
 /** Seconds after a break the fit needs: enough for a 21-s smoothed signal to turn. */
-const MIN_AFTER_S = 15;
+export const MIN_AFTER_S = 15;
 /** Seconds before a break, so the first segment is a line and not a point. */
 const MIN_BEFORE_S = 30;
 /** The stretch of the end of the test searched, s. */
@@ -35,7 +35,7 @@ export const CLEAR_PETCO2_EXPLAINED = 0.8;
  */
 export type CompensationReading = 'two_agreeing' | 'clear_petco2_first';
 /** A break at most this long before the last second (twice MIN_AFTER_S) is read as late (`clear_petco2_first`). */
-const LATE_S = 2 * MIN_AFTER_S;
+export const LATE_S = 2 * MIN_AFTER_S;
 
 export interface CompensationSign {
   sign: 'VE/VCO2 rises' | 'PetCO2 falls' | 'VE steepens against VCO2';

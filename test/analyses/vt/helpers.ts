@@ -75,3 +75,13 @@ export function modelsWithPreprocessing(version: string, fields: Record<string, 
   writeFileSync(path, JSON.stringify({ ...card, preprocessing: { ...card.preprocessing, ...fields } }));
   return dir;
 }
+
+/** A copy of the project's models folder whose gandalf `version` card names the decision rule given. */
+export function modelsWithDecision(version: string, decision: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vt-decision-'));
+  cpSync(DEFAULT_MODELS_DIR, dir, { recursive: true });
+  const path = join(dir, 'gandalf', version, 'card.json');
+  const card = JSON.parse(readFileSync(path, 'utf8'));
+  writeFileSync(path, JSON.stringify({ ...card, pipeline: { ...card.pipeline, decision } }));
+  return dir;
+}
