@@ -144,6 +144,20 @@ export function averagedSmoothingOf(card: Pick<ModelCard, 'preprocessing'>): Ave
   return preprocessingChoice(card, 'averaged_smoothing', AVERAGED_SMOOTHING);
 }
 
+/**
+ * Where the respiratory compensation is sought in the gases (`preprocessing.compensation_search`,
+ * decision/end-compensation.ts): `last_180_s` (absent: every version before the field) over the last 180 s
+ * of exercise; `whole_test` over the whole stretch first, from VT1 in the decision, from the exercise onset for the
+ * reference_tail scaling anchor (read before VT1 is known), and over the last 180 s where it shows none.
+ */
+export const COMPENSATION_SEARCH = ['last_180_s', 'whole_test'] as const;
+export type CompensationSearch = (typeof COMPENSATION_SEARCH)[number];
+
+/** The card's `preprocessing.compensation_search`; throws with the reason when it names an unknown search. */
+export function compensationSearchOf(card: Pick<ModelCard, 'preprocessing'>): CompensationSearch {
+  return preprocessingChoice(card, 'compensation_search', COMPENSATION_SEARCH);
+}
+
 /** Why one threshold's agreement misses the gate (empty when it clears). */
 export function agreementFailures(a: ThresholdAgreement, label: string): string[] {
   const out: string[] = [];

@@ -1,12 +1,13 @@
 /**
- * `npx tsx scripts/train/export-shift.ts [model@version] [tests] [--averaged-rows=<placement>] [--averaged-smoothing=<smoothing>] [--synthetic-without-rf]`: how far each averaged export kind moves the
+ * `npx tsx scripts/train/export-shift.ts [model@version] [tests] [--averaged-rows=<placement>] [--averaged-smoothing=<smoothing>] [--compensation-search=<search>] [--synthetic-without-rf]`: how far each averaged export kind moves the
  * thresholds from the breath-by-breath (or as-shipped) answer, on the real labelled tests and on a
  * synthetic held-out cohort (analyses/vt/README.md, "Averaged exports"). Each real test is re-exported
  * as fixed bins of its own samples (a bin's mean, stamped at its end) and as the same 10-s bins with
  * every 7th and 11th bin left out (empty bins); the result goes through buildRecording, so the sampling
  * recognition runs as on an uploaded file. Synthetic tests are generated once per kind from the same
- * seed (the same breaths, exported differently). `--averaged-rows` and `--averaged-smoothing` run the
- * card with its `preprocessing.averaged_rows` / `averaged_smoothing` set to that value
+ * seed (the same breaths, exported differently). `--averaged-rows`, `--averaged-smoothing` and
+ * `--compensation-search` run the card with its `preprocessing.averaged_rows` / `averaged_smoothing` /
+ * `compensation_search` set to that value
  * (analyses/vt/card.ts), on a copy of the models folder, so an option is measured on a published
  * version before a new version adopts it. `--synthetic-without-rf` drops RF and tidal volume from the
  * synthetic averaged exports, so the rate the engine estimates without them is measured too.
@@ -14,13 +15,13 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AVERAGED_ROWS, AVERAGED_SMOOTHING, type AveragedRows, type AveragedSmoothing } from '../../analyses/vt/card.js';
+import { AVERAGED_ROWS, AVERAGED_SMOOTHING, COMPENSATION_SEARCH, type AveragedRows, type AveragedSmoothing, type CompensationSearch } from '../../analyses/vt/card.js';
 import { createVtPlugin } from '../../analyses/vt/plugin.js';
 import { DEFAULT_MODELS_DIR, ModelRegistry } from '../../analyses/vt/registry.js';
-import { buildRecording, type RawColumns } from '../../src/recording/build.js';
-import type { ChannelName, Recording } from '../../src/recording/recording.js';
+import type { Recording } from '../../src/recording/recording.js';
 import { generateTest } from '../../src/synthetic/generate.js';
 import type { SamplingOption } from '../../src/synthetic/types.js';
+import { binned } from './binned-export.js';
 import { heldOutCohort } from './cohorts.js';
 import { realTests } from './real-tests.js';
 
@@ -31,10 +32,12 @@ const placement = flags.find((f) => f.startsWith('--averaged-rows='))?.split('='
 if (placement !== undefined && !AVERAGED_ROWS.includes(placement)) throw new Error(`--averaged-rows must be one of ${AVERAGED_ROWS.join(', ')}`);
 const smoothing = flags.find((f) => f.startsWith('--averaged-smoothing='))?.split('=')[1] as AveragedSmoothing | undefined;
 if (smoothing !== undefined && !AVERAGED_SMOOTHING.includes(smoothing)) throw new Error(`--averaged-smoothing must be one of ${AVERAGED_SMOOTHING.join(', ')}`);
+const search = flags.find((f) => f.startsWith('--compensation-search='))?.split('=')[1] as CompensationSearch | undefined;
+if (search !== undefined && !COMPENSATION_SEARCH.includes(search)) throw new Error(`--compensation-search must be one of ${COMPENSATION_SEARCH.join(', ')}`);
 const syntheticWithoutRf = flags.includes('--synthetic-without-rf');
 
 /** A copy of the models folder whose card for the chosen model has the options named set in `preprocessing`. */
-function modelsWithOptions(options: { averaged_rows?: AveragedRows; averaged_smoothing?: AveragedSmoothing }): string {
+function modelsWithOptions(options: { averaged_rows?: AveragedRows; averaged_smoothing?: AveragedSmoothing; compensation_search?: CompensationSearch }): string {
   const dir = mkdtempSync(join(tmpdir(), 'export-shift-'));
   cpSync(DEFAULT_MODELS_DIR, dir, { recursive: true });
   const chosen = new ModelRegistry(dir).find(name, version);
@@ -45,7 +48,7 @@ function modelsWithOptions(options: { averaged_rows?: AveragedRows; averaged_smo
   return dir;
 }
 
-const options = { ...(placement ? { averaged_rows: placement } : {}), ...(smoothing ? { averaged_smoothing: smoothing } : {}) };
+const options = { ...(placement ? { averaged_rows: placement } : {}), ...(smoothing ? { averaged_smoothing: smoothing } : {}), ...(search ? { compensation_search: search } : {}) };
 const plugin = createVtPlugin({ modelsDir: Object.keys(options).length ? modelsWithOptions(options) : DEFAULT_MODELS_DIR });
 const key = { tier: 'research' as const, allowed_models: null };
 const KINDS: { label: string; bin_s: number; empty?: boolean }[] = [
@@ -56,37 +59,6 @@ const KINDS: { label: string; bin_s: number; empty?: boolean }[] = [
   { label: '20-s', bin_s: 20 },
   { label: '30-s', bin_s: 30 },
 ];
-
-/** The recording averaged into fixed bins of `bin_s` (bins without a sample are left out, and with `empty` every 7th and 11th too). */
-function binned(rec: Recording, bin_s: number, empty: boolean): Recording {
-  const t0 = rec.t_s[0];
-  const bins = new Map<number, number[]>();
-  rec.t_s.forEach((t, i) => {
-    const k = Math.floor((t - t0) / bin_s) + 1;
-    if (!bins.has(k)) bins.set(k, []);
-    bins.get(k)!.push(i);
-  });
-  const keys = [...bins.keys()].filter((k) => !(empty && (k % 7 === 0 || k % 11 === 0))).sort((a, b) => a - b);
-  const channels: RawColumns['channels'] = {};
-  for (const [ch, data] of Object.entries(rec.channels) as [ChannelName, NonNullable<Recording['channels'][ChannelName]>][]) {
-    channels[ch] = {
-      ...data,
-      values: keys.map((k) => {
-        const v = bins
-          .get(k)!
-          .map((i) => data.values[i])
-          .filter((x): x is number => x !== null);
-        return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
-      }),
-    };
-  }
-  return buildRecording({
-    format: rec.format,
-    time_s: keys.map((k) => t0 + k * bin_s),
-    channels,
-    phase_starts: rec.phases.map((p) => ({ phase: p.phase, t_s: p.t_start_s })),
-  });
-}
 
 /**
  * A breath-by-breath recording without RF (the Exercise Threshold App JSON has none) with each breath's
@@ -113,7 +85,9 @@ async function times(rec: Recording): Promise<[number | null, number | null, str
 }
 
 const shift = (a: number | null, b: number | null) => (a === null || b === null ? 'n/a' : String(Math.round(a - b)));
-console.log(`model ${name} ${version}${placement ? `, averaged rows ${placement}` : ''}${smoothing ? `, averaged smoothing ${smoothing}` : ''}: shift of VT1 / VT2 from the original export, s`);
+console.log(
+  `model ${name} ${version}${placement ? `, averaged rows ${placement}` : ''}${smoothing ? `, averaged smoothing ${smoothing}` : ''}${search ? `, compensation search ${search}` : ''}: shift of VT1 / VT2 from the original export, s`,
+);
 for (const r of await realTests()) {
   const [b1, b2] = await times(r.recording);
   const cells: string[] = [];

@@ -32,6 +32,7 @@ import { stepIndex } from './step-fit.js';
 import { AGREE_S, endCompensation, LATE_S, MIN_AFTER_S, type CompensationReading, type CompensationSign, type EndCompensation } from './end-compensation.js';
 import { readSpan } from '../read-span.js';
 import { exerciseEndIndex } from '../exercise-end.js';
+import { compensationSearchOf, type CompensationSearch } from '../card.js';
 
 /** Half-width (s) of the centred mean applied to the curves before they are read (as step-fit.ts). */
 const CURVE_HALF_S = 10;
@@ -138,7 +139,7 @@ const notReached = (): ThresholdEvidence => ({ placed_by: 'not reached', model_c
 function corroboratedRule(id: string, readToEnd: boolean, gasesFirst = false, compensation: CompensationReading = 'two_agreeing', checkCrossing = false): DecisionRule {
   return {
     id,
-    decide(curves: DomainCurves, { rec, test, exercise_start_index: onset }: EngineInput, engineEvidence) {
+    decide(curves: DomainCurves, { model, rec, test, exercise_start_index: onset }: EngineInput, engineEvidence) {
       // read-to-end reads on to the last second of exercise; corroborated stops at the VO2 peak.
       const end = readToEnd ? exerciseEndIndex(rec, test) : test.end_index;
       const last = Math.min(end, lastDefined(curves.moderate));
@@ -170,7 +171,9 @@ function corroboratedRule(id: string, readToEnd: boolean, gasesFirst = false, co
       const from2 = vt1.placed.index + MIN_VT_GAP_S;
       const c2 = from2 < last ? stepIndex(m2, from2) : null;
       let vt2: { placed: PlacedThreshold | null; evidence: ThresholdEvidence };
-      const gases = gasesFirst ? endCompensation(test, from2, end, compensation) : null;
+      // Read over the whole test (whole_test), the compensation's fit starts at VT1, so its first segment is isocapnic buffering.
+      const search = compensationSearchOf(model.card);
+      const gases = gasesFirst ? endCompensation(test, from2, end, compensation, search, vt1.placed.index) : null;
       if (gases !== null && gases.index !== null) {
         vt2 = byGases(test, gases, c2, classic.vt2_evidence);
       } else if (c2 !== null && checkCrossing && gases !== null && c2 >= gases.span[0] && petco2Holds(test, c2, end)) {
@@ -179,7 +182,7 @@ function corroboratedRule(id: string, readToEnd: boolean, gasesFirst = false, co
         const zone2 = zoneAround(m2, c2, from2, last);
         vt2 = corroborate(test, c2, zone2, classic.vt2_evidence, 0);
       } else {
-        vt2 = readToEnd ? endOfTest(test, ps, from2, last, end, classic.vt2_evidence, compensation) : undecidedEnd(test, ps, from2, last, classic.vt2_evidence);
+        vt2 = readToEnd ? endOfTest(test, ps, from2, last, end, classic.vt2_evidence, compensation, search, vt1.placed.index) : undecidedEnd(test, ps, from2, last, classic.vt2_evidence);
       }
       return {
         vt1: vt1.placed,
@@ -375,8 +378,10 @@ function endOfTest(
   end: number,
   criteria: CriterionEvidence[],
   reading: CompensationReading,
+  search: CompensationSearch,
+  vt1: number,
 ): { placed: PlacedThreshold | null; evidence: ThresholdEvidence } {
-  const ec = endCompensation(test, from, end, reading);
+  const ec = endCompensation(test, from, end, reading, search, vt1);
   const compensation = compensationEvidence(test, ec);
   const zone: [number, number] = [test.t0_s + ec.span[0], test.t0_s + ec.span[1]];
   if (ec.index !== null) {

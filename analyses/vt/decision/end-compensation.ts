@@ -9,13 +9,14 @@
  * its slope turns the right way and the hinge explains a clear share of what one straight line leaves.
  * VT2 is the median of the accepted breaks when at least two accept and agree within AGREE_S.
  */
+import type { CompensationSearch } from '../card.js';
 import type { PreparedTest } from '../preprocess.js';
 
 /** Seconds after a break the fit needs: enough for a 21-s smoothed signal to turn. */
 export const MIN_AFTER_S = 15;
 /** Seconds before a break, so the first segment is a line and not a point. */
 const MIN_BEFORE_S = 30;
-/** The stretch of the end of the test searched, s. */
+/** The stretch of the end of the test searched (search `last_180_s`), s. */
 const SPAN_S = 180;
 /** Share of a single line's residual the hinge must remove for the sign to count. */
 const MIN_EXPLAINED = 0.5;
@@ -188,10 +189,31 @@ function signHinges(test: PreparedTest, lo: number, hi: number): SignHinges {
   return hinges;
 }
 
-/** Respiratory compensation over [from, end] (grid indices; from at most SPAN_S before end). */
-export function endCompensation(test: PreparedTest, from: number, end: number, reading: CompensationReading = 'two_agreeing'): EndCompensation {
-  const hi = end;
-  const lo = Math.max(0, from, hi - SPAN_S);
+/**
+ * Respiratory compensation over [from, end] (grid indices). `last_180_s` (gandalf up to v1.4.0) reads at most
+ * SPAN_S before end. `whole_test` reads the whole stretch [wholeFrom, end] first (from VT1, where isocapnic
+ * buffering starts): PetCO2 and VE/VCO2 hold steady through isocapnic buffering and change from the
+ * compensation point on (Whipp, Davis & Wasserman 1989), so a fit over the whole stretch has the steady part as
+ * its first segment and breaks where it ends. Over the last SPAN_S alone, a test that ran on minutes past the
+ * compensation leaves only the change itself, whose slope keeps steepening: the fit breaks at a later
+ * steepening, which it accepts or not by the noise the file carries (analyses/vt/README.md, "Averaged
+ * exports"). Where the whole stretch places none (a test stopped within seconds of the compensation, whose
+ * steady stretch outweighs the few seconds of change), the last SPAN_S are read as before.
+ */
+export function endCompensation(
+  test: PreparedTest,
+  from: number,
+  end: number,
+  reading: CompensationReading = 'two_agreeing',
+  search: CompensationSearch = 'last_180_s',
+  wholeFrom = from,
+): EndCompensation {
+  const whole = search === 'whole_test' ? readOver(test, Math.max(0, wholeFrom), end, reading) : null;
+  return whole !== null && whole.index !== null ? whole : readOver(test, Math.max(0, from, end - SPAN_S), end, reading);
+}
+
+/** Respiratory compensation over [lo, hi] as `reading` places it. */
+function readOver(test: PreparedTest, lo: number, hi: number, reading: CompensationReading): EndCompensation {
   const [ratio, petco2, steepening] = signHinges(test, lo, hi);
   const signs: CompensationSign[] = [judge('VE/VCO2 rises', ratio, true), judge('PetCO2 falls', petco2, false), judge('VE steepens against VCO2', steepening, true)];
   if (reading === 'clear_petco2_first' && signs[1].accepted && (petco2 as Hinge).explained >= CLEAR_PETCO2_EXPLAINED) {

@@ -26,7 +26,7 @@
  * - `pairwise`: from the pairs pyoxynet's rule compares, b = h / (m + h) and q = s / (h + s).
  */
 import { channel, type Recording } from '../../../../src/recording/recording.js';
-import type { AveragedSmoothing } from '../../card.js';
+import type { AveragedSmoothing, CompensationSearch } from '../../card.js';
 import type { DomainCurves } from '../../decision/curves.js';
 import { type ScalingRange, SCALING_RANGES } from '../../card.js';
 import { endCompensation } from '../../decision/end-compensation.js';
@@ -138,10 +138,11 @@ function breathSpanMean(series: OneHzSeries, rec: Recording): Float64Array[] {
 
 /**
  * The respiratory compensation the end-of-test gases show (end-compensation.ts, from the exercise onset to
- * `spanEnd`), as an index of the series' seconds from..to; null when they show none.
+ * `spanEnd`: over its last 180 s, or with `whole_test` over all of it, as VT1 is not known yet), as an index of
+ * the series' seconds from..to; null when they show none.
  */
-function compensationIndex(test: PreparedTest, onset: number, spanEnd: number, time_s: ArrayLike<number>, from: number, to: number): number | null {
-  const found = endCompensation(test, onset, spanEnd - test.t0_s, 'clear_petco2_first').index;
+function compensationIndex(test: PreparedTest, onset: number, spanEnd: number, time_s: ArrayLike<number>, from: number, to: number, search: CompensationSearch): number | null {
+  const found = endCompensation(test, onset, spanEnd - test.t0_s, 'clear_petco2_first', search).index;
   if (found === null) return null;
   let k = from;
   while (k < to && time_s[k] < test.t0_s + found) k++;
@@ -164,6 +165,7 @@ export async function oxynetCurves(
   reading: OxynetReading,
   onset: number,
   smoothing: AveragedSmoothing = 'time_span',
+  search: CompensationSearch = 'last_180_s',
 ): Promise<OxynetCurves> {
   const raw = upstreamSeries(rec);
   const rate = raw.input !== 'breath_by_breath' && smoothing === 'breaths' ? breathingRate(raw, rec) : null;
@@ -179,7 +181,7 @@ export async function oxynetCurves(
   const padded = reading.tail === 'edge_padded';
   // Scaling reads the measured span only; the padding repeats its last second, so it never moves the range.
   const measured = series.channels.map((c) => c.subarray(from, to + 1));
-  const compensation = reading.scaling_range === 'reference_tail' ? compensationIndex(test, onset, spanEnd, series.time_s, from, to) : null;
+  const compensation = reading.scaling_range === 'reference_tail' ? compensationIndex(test, onset, spanEnd, series.time_s, from, to, search) : null;
   const ranges = reading.scaling_range === 'reference_tail' ? referenceRanges(measured, compensation) : null;
   const scaled = measured
     .map((c, i) => (ranges ? rangeScale(c, ranges[i][0], ranges[i][1], OXYNET_CHANNELS[i]) : minMaxScale(c, OXYNET_CHANNELS[i])))

@@ -1,4 +1,4 @@
-import { averagedSmoothingOf } from '../../card.js';
+import { averagedSmoothingOf, compensationSearchOf } from '../../card.js';
 import type { Engine } from '../engine.js';
 import { InferenceError, loadedSession } from '../onnx-session.js';
 import { oxynetCurves, readingOf, type RunWindows } from './curves.js';
@@ -29,7 +29,7 @@ export const oxynetCnn: Engine = {
     const windows: RunWindows = split ? (channels, starts) => runOxynetShared(split, channels, starts) : (channels, starts) => runOxynet(session, buildWindows(channels, starts), starts.length);
     let r;
     try {
-      r = await oxynetCurves(windows, rec, test, reading, exercise_start_index, averagedSmoothingOf(model.card));
+      r = await oxynetCurves(windows, rec, test, reading, exercise_start_index, averagedSmoothingOf(model.card), compensationSearchOf(model.card));
     } catch (err) {
       throw new InferenceError(`model ${model.card.name} ${model.card.version} could not run on this recording: ${(err as Error).message}`);
     }

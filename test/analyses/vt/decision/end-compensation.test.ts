@@ -14,7 +14,40 @@ function ramp(n: number, after: number | null): PreparedTest {
   return { t0_s: 0, n, vo2: vco2, vco2, ve, peto2: new Float64Array(n).fill(100), petco2, coverage: { VO2: 1, VCO2: 1, VE: 1, PetO2: 1, PetCO2: 1 }, end_index: n - 1 };
 }
 
+/**
+ * A test that runs 399 s past its compensation point (600 s, VT1 at 400 s): PetCO2 steady, then falling from
+ * 600 s; VE/VCO2 steady, rising from 600 s and steeper from 850 s, where VCO2 levels off and VE steepens against
+ * it (a second, later break, as the Exercise Threshold App test shows). `noise` scales a breath noise smoothed
+ * as the preparation smooths it (21-s means of a seeded uniform draw): 0 is an averaged file's smooth series.
+ */
+function twoBreaks(noise: number): PreparedTest {
+  const n = 1000;
+  let state = 7;
+  const draw = Array.from({ length: n + 30 }, () => {
+    state = (state * 16807) % 2147483647;
+    return state / 2147483647 - 0.5;
+  });
+  const breath = (i: number) => (noise * 0.3 * draw.slice(i, i + 21).reduce((a, b) => a + b, 0)) / Math.sqrt(21);
+  const vco2 = Float64Array.from({ length: n }, (_, i) => 1000 + 4 * Math.min(i, 850) + Math.max(0, i - 850));
+  const ratio = Float64Array.from({ length: n }, (_, i) => 25 + 0.01 * Math.max(0, i - 600) + 0.04 * Math.max(0, i - 850) + breath(i));
+  const ve = Float64Array.from({ length: n }, (_, i) => (ratio[i] * vco2[i]) / 1000);
+  const petco2 = Float64Array.from({ length: n }, (_, i) => 42 - 0.02 * Math.max(0, i - 600) + breath(i + 3));
+  return { t0_s: 0, n, vo2: vco2, vco2, ve, peto2: new Float64Array(n).fill(100), petco2, coverage: { VO2: 1, VCO2: 1, VE: 1, PetO2: 1, PetCO2: 1 }, end_index: n - 1 };
+}
+
 describe('respiratory compensation read from the gases over the end of a test', () => {
+  for (const noise of [0, 2]) {
+    it(`reads the compensation, not a later steepening, over the whole test (breath noise x${noise}), where the last 180 s place the later one`, () => {
+      const test = twoBreaks(noise);
+      const last = endCompensation(test, 430, 999, 'clear_petco2_first');
+      expect(Math.abs((last.index as number) - 850)).to.be.at.most(5);
+      const whole = endCompensation(test, 430, 999, 'clear_petco2_first', 'whole_test', 400);
+      expect(whole.span).to.deep.equal([400, 999]);
+      expect(whole.placed_by).to.equal('a clear PetCO2 fall');
+      expect(Math.abs((whole.index as number) - 600), JSON.stringify(whole.signs)).to.be.at.most(10);
+    });
+  }
+
   for (const after of [20, 25, 30]) {
     it(`finds a compensation ${after} s before the last second within 5 s`, () => {
       const test = ramp(400, after);
