@@ -13,6 +13,7 @@ import {
   type Recording,
   type Subject,
 } from 'cpet-analysis-service/plugin';
+import { commaCounter, type CommaCounter } from './commas.js';
 
 /**
  * Parameter names (the third field of `P=<id>,<divisor>,<name>`), first match wins. All from the
@@ -90,10 +91,10 @@ export function parse(file: FileView): Recording {
     byField[at + 1] = values;
     used.set(at, values);
   }
-  const columns: UsedColumns = { byValue: used, byField, zeros: undefined };
+  const text = file.text() as string;
+  const columns: UsedColumns = { byValue: used, byField, zeros: undefined, commas: commaCounter(file, text) };
   const rows: DataRows = { values: [], line: [] };
   const skipped: number[] = [];
-  const text = file.text() as string;
   const starts = lineStarts(text, lines);
   for (const section of sections.filter((s) => s.name.toLowerCase() === 'data')) {
     for (let i = section.from; i < section.to; i++) {
@@ -194,13 +195,15 @@ interface UsedColumns {
   byField: ((number | null)[] | undefined)[];
   /** The `,0,0,...` that ends the first row past the used fields: rows ending the same way skip counting it. */
   zeros: string | undefined;
+  /** Counts the commas past the used fields (commas.ts). */
+  commas: CommaCounter;
 }
 
 /**
  * Reads the used columns of one breath row, text[from, n) (value i is field i + 1 after `=`, past the constant)
  * into their arrays, null where the row is too short; returns how many values the row holds. Fields
  * are one to five characters, so commas are found by a character loop (an indexOf call per field
- * costs more than the field), and past the last used field they are only counted: the trailing
+ * costs more than the field), and past the last used field they are only counted (commas.ts): the trailing
  * zeros ZAN writes for unused channels are recognised whole, two characters a field.
  */
 function readRow(text: string, from: number, n: number, columns: UsedColumns, divisors: number[]): number {
@@ -220,7 +223,7 @@ function readRow(text: string, from: number, n: number, columns: UsedColumns, di
       stop = n - columns.zeros.length;
       field += columns.zeros.length / 2;
     }
-    return field + commasIn(text, start, stop);
+    return field + columns.commas(start, stop);
   }
   // A row that ends before the last used field: the used columns it lacks get null.
   for (const [at, values] of columns.byValue) if (at >= field) values.push(null);
@@ -232,13 +235,6 @@ function commaAt(text: string, from: number, n: number): number {
   let i = from;
   while (i < n && text.charCodeAt(i) !== 44) i++;
   return i;
-}
-
-/** The commas in text[from, to). */
-function commasIn(text: string, from: number, to: number): number {
-  let count = 0;
-  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 44) count++;
-  return count;
 }
 
 /** The run of `,0` fields that ends text[from, end) ('' when it ends otherwise). */

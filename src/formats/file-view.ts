@@ -11,6 +11,8 @@ import { checkBiffBudget, checkSheetBudget } from './sheet-budget.js';
 import { biffStream, readSheets } from './workbook.js';
 import { openXlsx, type LazySheet } from './xlsx-sheets.js';
 
+export { UNREAD } from './xlsx-sheets.js';
+
 /** Reading limits; a file that would pass them is refused, never read further. */
 export const READ_LIMITS = {
   /** Total uncompressed size of an xlsx archive. */
@@ -31,12 +33,23 @@ export const READ_LIMITS = {
   max_sheet_cells: 1_500_000,
 } as const;
 
+/** Excel's column limit: no row of a sheet is wider. */
+const MAX_COLUMNS = 16_384;
+
 export type TextEncodingName = 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'windows-1252';
 
 export interface Sheet {
   name: string;
   /** Rows of cells as the workbook stores them: numbers stay numbers, text stays text. */
   rows: unknown[][];
+  /**
+   * Column-selective reading, present where the reader can skip numbers (an xlsx sheet the direct
+   * reader handles): every row as `rows` gives it, except that from row `wholeBefore` on a number in
+   * a column (index in the row) outside `columns` is not decoded and its cell holds UNREAD, which is
+   * never blank. For a reader that looks at no other column's numbers (table/sources.ts
+   * `selectiveSheetSource`); once `rows` has been read, that is what it gives.
+   */
+  readColumns?(columns: ReadonlySet<number>, wholeBefore: number): unknown[][];
 }
 
 /** The file container, from its leading bytes. */
@@ -207,7 +220,7 @@ export class FileView {
       if (direct) return checkRowCap(sheet.name, direct);
       return this.workbookFromSheetJs()?.find((s) => s.name === sheet.name)?.rows ?? [];
     };
-    return {
+    const lazy: Sheet = {
       name: sheet.name,
       get rows(): unknown[][] {
         if (failure !== undefined) throw failure;
@@ -221,7 +234,15 @@ export class FileView {
         }
         return rows;
       },
+      readColumns(columns, wholeBefore) {
+        if (rows !== undefined || failure !== undefined) return lazy.rows;
+        const skip = new Uint8Array(MAX_COLUMNS).fill(1);
+        for (const c of columns) if (c >= 0 && c < MAX_COLUMNS) skip[c] = 0;
+        const direct = sheet.rowsSkipping(skip, wholeBefore);
+        return direct ? checkRowCap(sheet.name, direct) : lazy.rows;
+      },
     };
+    return lazy;
   }
 
   /** The whole workbook through SheetJS, from a stored (uncompressed) copy of the capped archive. */

@@ -19,7 +19,15 @@ export interface LazySheet {
   rows(): unknown[][] | null;
   /** The first `count` rows (fewer when the sheet has fewer), or null as for `rows`. */
   head(count: number): unknown[][] | null;
+  /**
+   * Every row as `rows` gives it, except that from row `wholeBefore` on a number in a column
+   * `skip` marks (by index in the row) is not decoded: the cell holds UNREAD. Null as for `rows`.
+   */
+  rowsSkipping(skip: Uint8Array, wholeBefore: number): unknown[][] | null;
 }
+
+/** A number cell a column-selective read did not decode (never blank; its value unknown). */
+export const UNREAD: unique symbol = Symbol('unread number');
 
 /** What a reader may cost. */
 export interface SheetLimits {
@@ -114,6 +122,12 @@ function worksheet(zip: BoundedZip, entry: ZipEntry, name: string, strings: stri
   return {
     name,
     rows,
+    rowsSkipping(skip, wholeBefore) {
+      if (all !== undefined) return all;
+      const read = readRows(decoded ?? decode(zip.inflate(entry)), strings, limits.max_rows, Number.POSITIVE_INFINITY, true, { skip, wholeBefore });
+      decoded = undefined;
+      return read === INCOMPLETE ? null : read;
+    },
     head(count) {
       if (all === undefined && entry.compressed.length > FIRST_HEAD_BYTES) {
         // Read from the whole text when it is at hand, as from a cut of it when it is not.
@@ -143,7 +157,7 @@ function worksheet(zip: BoundedZip, entry: ZipEntry, name: string, strings: stri
  * run neither can occur, so the row ends right after its last cell and the sheet after its last row,
  * and two searches through the whole text are saved.
  */
-function readRows(xml: string, strings: string[], maxRows: number, count: number, complete: boolean): unknown[][] | null | typeof INCOMPLETE {
+function readRows(xml: string, strings: string[], maxRows: number, count: number, complete: boolean, selective?: Selective): unknown[][] | null | typeof INCOMPLETE {
   const dataAt = xml.indexOf('<sheetData');
   if (dataAt < 0) return complete ? null : INCOMPLETE;
   const range = dimension(xml.slice(0, dataAt));
@@ -199,8 +213,9 @@ function readRows(xml: string, strings: string[], maxRows: number, count: number
       out.push(row);
     }
     let from = tagEnd + 1;
+    const skip = selective && out.length > selective.wholeBefore ? selective.skip : null;
     if (plain) {
-      from = readPlainCells(xml, from, rowNumber, row, range.s.c, range.e.c, strings);
+      from = readPlainCells(xml, from, rowNumber, row, range.s.c, range.e.c, strings, skip);
       if (xml.startsWith('</row>', from)) close = from;
       else {
         // Past the plain cells the row is read as any row is, from where they stopped.
@@ -209,12 +224,23 @@ function readRows(xml: string, strings: string[], maxRows: number, count: number
         if (close < 0 || close > end() || from > close) return null;
       }
     }
-    if (!readCells(xml, from, close, rowNumber, row, range.s.c, range.e.c, strings)) return null;
+    if (!readCells(xml, from, close, rowNumber, row, range.s.c, range.e.c, strings, skip)) return null;
     at = close + 6;
   }
   if (!complete && !closed && range.s.r + out.length <= last) return INCOMPLETE;
   blankUpTo(last);
   return out;
+}
+
+/** A column-selective read: numbers in the columns `skip` marks (index in the row) are not decoded from row `wholeBefore` on. */
+interface Selective {
+  skip: Uint8Array;
+  wholeBefore: number;
+}
+
+/** Whether the number in row index `index` is left undecoded. */
+function skipped(skip: Uint8Array | null, index: number): boolean {
+  return skip !== null && skip[index] === 1;
 }
 
 /**
@@ -223,7 +249,7 @@ function readRows(xml: string, strings: string[], maxRows: number, count: number
  * Plain means: attributes other than r and t hold no space, quote, < or >, and a `<v>` holds a number
  * or a shared-string index and nothing else; so no `</row>` or `</sheetData>` can hide inside one.
  */
-function readPlainCells(xml: string, from: number, rowNumber: number, row: unknown[] | null, firstCol: number, lastCol: number, strings: string[]): number {
+function readPlainCells(xml: string, from: number, rowNumber: number, row: unknown[] | null, firstCol: number, lastCol: number, strings: string[], skip: Uint8Array | null): number {
   let at = from;
   for (;;) {
     if (xml.charCodeAt(at) !== 60 || xml.charCodeAt(at + 1) !== 99 || xml.charCodeAt(at + 2) !== 32) return at;
@@ -264,6 +290,11 @@ function readPlainCells(xml: string, from: number, rowNumber: number, row: unkno
       const index = indexAt(xml, valueAt, strings.length);
       if (index === null) return at;
       value = strings[index];
+    } else if (skipped(skip, col - firstCol)) {
+      // Accepted exactly when a decoded number would be: the cell is closed after its value, which holds no entity.
+      scanEnd = xml.indexOf('<', valueAt);
+      if (scanEnd <= valueAt || hasAmpersand(xml, valueAt, scanEnd)) return at;
+      value = UNREAD;
     } else {
       const exact = decimalAt(xml, valueAt);
       if (exact === null) {
@@ -302,7 +333,7 @@ function isNameChar(c: number): boolean {
  * dimension, only checked); false when a cell is outside what this reader handles. The common cell,
  * `<c r="K300" s="3" t="s"><v>12</v></c>`, is read in place; anything else goes through `cellValue`.
  */
-function readCells(xml: string, from: number, to: number, rowNumber: number, row: unknown[] | null, firstCol: number, lastCol: number, strings: string[]): boolean {
+function readCells(xml: string, from: number, to: number, rowNumber: number, row: unknown[] | null, firstCol: number, lastCol: number, strings: string[], skip: Uint8Array | null): boolean {
   let at = from;
   for (;;) {
     const c = xml.indexOf('<c', at);
@@ -341,10 +372,9 @@ function readCells(xml: string, from: number, to: number, rowNumber: number, row
     const plain = !selfClosing && typeLength === 1 && (type === 110 || type === 115) && xml.startsWith('<v>', tagEnd + 1);
     const vEnd = plain ? xml.indexOf('</v>', tagEnd + 4) : -1;
     if (plain && vEnd > tagEnd + 4 && vEnd + 4 === cellEnd && !hasAmpersand(xml, tagEnd + 4, vEnd)) {
-      const v = xml.slice(tagEnd + 4, vEnd);
-      if (type === 110) value = parseFloat(v);
+      if (type === 110) value = skipped(skip, col - firstCol) ? UNREAD : parseFloat(xml.slice(tagEnd + 4, vEnd));
       else {
-        const index = Number(v);
+        const index = Number(xml.slice(tagEnd + 4, vEnd));
         if (!Number.isInteger(index) || index < 0 || index >= strings.length) return false;
         value = strings[index];
       }
@@ -352,6 +382,7 @@ function readCells(xml: string, from: number, to: number, rowNumber: number, row
       const tag = xml.slice(c, tagEnd);
       value = cellValue(attribute(tag, 't'), selfClosing ? '' : xml.slice(tagEnd + 1, cellEnd), strings);
       if (value === UNHANDLED) return false;
+      if (typeof value === 'number' && skipped(skip, col - firstCol)) value = UNREAD;
     }
     if (value !== ABSENT && row !== null && col >= firstCol && col <= lastCol) row[col - firstCol] = value;
   }

@@ -14,7 +14,7 @@
 // The contract: what a plugin exports, and the bounded view of a file it reads.
 export type { DetectResult, FormatMeta, FormatPlugin, FormatVariant, VariantEvidence } from '../../../src/formats/format-plugin.js';
 export type { Container, Sheet, TextEncodingName } from '../../../src/formats/file-view.js';
-export { FileView, READ_LIMITS } from '../../../src/formats/file-view.js';
+export { FileView, READ_LIMITS, UNREAD } from '../../../src/formats/file-view.js';
 export { MIN_SCORE } from '../../../src/formats/detect.js';
 
 // The canonical Recording, in fixed units, and how a parser builds one.

@@ -222,6 +222,20 @@ export function readTable(source: TableSource, layout: TableLayout, options: Tab
   };
 }
 
+/**
+ * The columns `readTable` may read values from with this header: every one whose name the
+ * dictionary (or the vendor's names) gives a quantity to read. Every other column is only looked
+ * at for being blank (where the data ends, unnamed columns holding values).
+ */
+export function columnsRead(headerCells: readonly unknown[], layout: TableLayout, options: TableOptions = {}): Set<number> {
+  const out = new Set<number>();
+  for (let c = layout.first_column; c < headerCells.length; c++) {
+    const quantity = readHeaderName(headerCells[c], options.names).quantity;
+    if (quantity !== null && quantity !== 'not_read') out.add(c);
+  }
+  return out;
+}
+
 function isBlank(cell: unknown): boolean {
   return cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
 }

@@ -4,7 +4,7 @@
  */
 import type { Sheet } from '../file-view.js';
 import type { TextTable } from './delimited-text.js';
-import type { TableSource } from './read-table.js';
+import { columnsRead, type TableLayout, type TableOptions, type TableSource } from './read-table.js';
 
 export function sheetSource(sheet: Sheet): TableSource {
   return { rows: sheet.rows, where: (r) => ({ sheet: sheet.name, row: r + 1 }) };
@@ -12,4 +12,22 @@ export function sheetSource(sheet: Sheet): TableSource {
 
 export function textSource(table: TextTable): TableSource {
   return { rows: table.rows, where: (r) => ({ line: table.lines[r] ?? table.lines.length + 1 }), ends_with_line_break: table.ends_with_line_break };
+}
+
+/**
+ * A sheet's table read column-selectively where the sheet allows it (Sheet.readColumns): numbers
+ * are decoded only in the columns readTable reads (`columnsRead` of `headerCells`, the header row as
+ * found in the sheet's first rows) and in the rows above the data. The table's `data` then holds
+ * UNREAD for every other number: for a plugin that reads no other column of it. The sheet is read
+ * when the rows are first asked for.
+ */
+export function selectiveSheetSource(sheet: Sheet, headerCells: readonly unknown[], layout: TableLayout, options: TableOptions = {}): TableSource {
+  let rows: unknown[][] | undefined;
+  return {
+    get rows(): unknown[][] {
+      rows ??= sheet.readColumns ? sheet.readColumns(columnsRead(headerCells, layout, options), layout.data_start) : sheet.rows;
+      return rows;
+    },
+    where: (r) => ({ sheet: sheet.name, row: r + 1 }),
+  };
 }
