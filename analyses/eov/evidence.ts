@@ -143,6 +143,7 @@ export interface EventSpectrum extends EventBand {
   reported_clarity: number;
   /** Clarity against the noise level where the event happens (see Scalogram.weight). */
   local_clarity: number;
+  /** The VE wavelet row over the event, grid points [i0, i1]. */
   row: WaveletRow;
 }
 
@@ -155,7 +156,7 @@ export function measureEvent(spectrum: EventSpectrum, g: GridChannels, side: Sid
   const rel = new Float64Array(i1 - i0 + 1);
   const amp = new Float64Array(i1 - i0 + 1);
   for (let i = i0; i <= i1; i++) {
-    amp[i - i0] = (4 * Math.hypot(ve.re[i], ve.im[i])) / gain;
+    amp[i - i0] = (4 * Math.hypot(ve.re[i - i0], ve.im[i - i0])) / gain;
     rel[i - i0] = amp[i - i0] / g.ve_trend[i];
   }
   // Amplitude and envelope from points outside the cone of influence (sqrt 2 scales from either end
@@ -264,11 +265,11 @@ export function eventBand(s: Scalogram, track: Track): EventBand {
 /** Clarity of the event at its peak period, against the whole recording's noise and the local noise level. */
 export function eventSpectrum(s: Scalogram, band: EventBand): EventSpectrum {
   const { i0, i1, period_s } = band;
-  const row = waveletRow(s.spectrum, period_s);
+  const row = waveletRow(s.spectrum, period_s, i0, i1);
   let p = 0;
   let pLocal = 0;
   for (let i = i0; i <= i1; i++) {
-    const power = row.re[i] ** 2 + row.im[i] ** 2;
+    const power = row.re[i - i0] ** 2 + row.im[i - i0] ** 2;
     p += power;
     pLocal += power / s.weight[i];
   }
@@ -336,7 +337,7 @@ interface Co2Evidence {
 
 /** PetCO2 against VE at the event's period: cross-wavelet phase, coherence, clarity, amplitude. */
 function co2Evidence(g: GridChannels, side: SideSpectra, ve: WaveletRow, i0: number, i1: number, period: number, gain: number): Co2Evidence {
-  const co2 = waveletRow(side.petco2, period);
+  const co2 = waveletRow(side.petco2, period, i0, i1);
   let cre = 0;
   let cim = 0;
   let pv = 0;
@@ -346,8 +347,9 @@ function co2Evidence(g: GridChannels, side: SideSpectra, ve: WaveletRow, i0: num
   let unitIm = 0;
   for (let i = i0; i <= i1; i++) {
     // cross = co2 * conj(ve): its angle is how far PetCO2 leads VE.
-    const xr = co2.re[i] * ve.re[i] + co2.im[i] * ve.im[i];
-    const xi = co2.im[i] * ve.re[i] - co2.re[i] * ve.im[i];
+    const k = i - i0;
+    const xr = co2.re[k] * ve.re[k] + co2.im[k] * ve.im[k];
+    const xi = co2.im[k] * ve.re[k] - co2.re[k] * ve.im[k];
     cre += xr;
     cim += xi;
     const mag = Math.hypot(xr, xi);
@@ -355,8 +357,8 @@ function co2Evidence(g: GridChannels, side: SideSpectra, ve: WaveletRow, i0: num
       unitRe += xr / mag;
       unitIm += xi / mag;
     }
-    pv += ve.re[i] ** 2 + ve.im[i] ** 2;
-    const p = co2.re[i] ** 2 + co2.im[i] ** 2;
+    pv += ve.re[k] ** 2 + ve.im[k] ** 2;
+    const p = co2.re[k] ** 2 + co2.im[k] ** 2;
     pc += p;
     ampSum += (4 * Math.sqrt(p)) / gain;
   }
@@ -393,13 +395,14 @@ function couplingLabel(moves: boolean, coherence: number, phase: number): string
  */
 function driveSplit(side: SideSpectra, i0: number, i1: number, period: number): { rf: number; vt: number } | null {
   if (!side.log_ve || !side.log_rf) return null;
-  const wv = waveletRow(side.log_ve, period);
-  const wr = waveletRow(side.log_rf, period);
+  const wv = waveletRow(side.log_ve, period, i0, i1);
+  const wr = waveletRow(side.log_rf, period, i0, i1);
   let proj = 0;
   let pv = 0;
   for (let i = i0; i <= i1; i++) {
-    proj += wr.re[i] * wv.re[i] + wr.im[i] * wv.im[i];
-    pv += wv.re[i] ** 2 + wv.im[i] ** 2;
+    const k = i - i0;
+    proj += wr.re[k] * wv.re[k] + wr.im[k] * wv.im[k];
+    pv += wv.re[k] ** 2 + wv.im[k] ** 2;
   }
   if (!(pv > 0)) return null;
   const rf = proj / pv;
@@ -418,7 +421,7 @@ const MIN_WORK_SWING_OF_VE = 0.5;
  */
 function protocolDriver(side: SideSpectra, ve: WaveletRow, i0: number, i1: number, period: number, gain: number, veSwing: number): string | null {
   for (const w of side.work) {
-    const row = waveletRow(w.spectrum, period);
+    const row = waveletRow(w.spectrum, period, i0, i1);
     let cre = 0;
     let cim = 0;
     let pw = 0;
@@ -426,11 +429,12 @@ function protocolDriver(side: SideSpectra, ve: WaveletRow, i0: number, i1: numbe
     let amp = 0;
     let level = 0;
     for (let i = i0; i <= i1; i++) {
-      cre += row.re[i] * ve.re[i] + row.im[i] * ve.im[i];
-      cim += row.im[i] * ve.re[i] - row.re[i] * ve.im[i];
-      const p = row.re[i] ** 2 + row.im[i] ** 2;
+      const k = i - i0;
+      cre += row.re[k] * ve.re[k] + row.im[k] * ve.im[k];
+      cim += row.im[k] * ve.re[k] - row.re[k] * ve.im[k];
+      const p = row.re[k] ** 2 + row.im[k] ** 2;
       pw += p;
-      pv += ve.re[i] ** 2 + ve.im[i] ** 2;
+      pv += ve.re[k] ** 2 + ve.im[k] ** 2;
       amp += (4 * Math.sqrt(p)) / gain;
       level += Math.abs(w.values[i]);
     }

@@ -4,6 +4,7 @@
  * red-noise background at each period (Torrence and Compo, Bull Am Meteor Soc 1998).
  */
 import FFT from 'fft.js';
+import { bandInverseFft, inverseOfBand, type BandInverseFft } from './band-inverse-fft.js';
 
 /** Morlet centre frequency (dimensionless); 6 is the usual trade-off of time against period resolution. */
 export const MORLET_OMEGA0 = 6;
@@ -60,17 +61,18 @@ function spectrumPadded(values: Float64Array, dt_s: number, padPoints: number, f
   const pad = Math.max(0, Math.min(n - 1, padPoints));
   let size = 2;
   while (size < n + 2 * pad) size <<= 1;
-  const input = new Float64Array(size);
+  const { fft, input } = forwardWork(size);
+  input.fill(0);
   for (let i = 0; i < n; i++) input[pad + i] = values[i];
   for (let i = 1; i <= pad; i++) {
     input[pad - i] = values[i];
     input[pad + n - 1 + i] = values[n - 1 - i];
   }
-  const fft = fftFor(size);
-  const out = fft.createComplexArray();
-  fft.realTransform(out, input);
-  fft.completeSpectrum(out);
-  return { size, n, pad, dt_s, bins: Float64Array.from(out), filters };
+  // A new array of zeros, as fft.js's own `createComplexArray` gives: the transform reads back what it wrote.
+  const bins = new Float64Array(2 * size);
+  fft.realTransform(bins, input);
+  fft.completeSpectrum(bins);
+  return { size, n, pad, dt_s, bins, filters };
 }
 
 /** Widths of the Morlet's Gaussian kept: beyond 6 its gain is below 1.6e-8. */
@@ -105,63 +107,60 @@ function morletFilter(size: number, dt_s: number, period_s: number, table: Filte
   return filter;
 }
 
-/** Complex wavelet coefficients at one period over the original series: re and im arrays. */
+/** Complex wavelet coefficients at one period over grid points [start, start + re.length) of the original series. */
 export interface WaveletRow {
+  start: number;
   re: Float64Array;
   im: Float64Array;
 }
 
-/** Work arrays per FFT size, reused across rows: allocation dominated the transform otherwise. */
-const workspaces = new Map<number, { filtered: number[]; out: number[] }>();
+/** The inverse transform's plan and output per FFT size, reused across rows: allocation dominated the transform otherwise. */
+const inversePlans = new Map<number, BandInverseFft>();
 
 /**
- * The inverse transform of the spectrum through the Morlet filter at one period, left in the
- * workspace's `out` (interleaved, padded length) until the next row of the same size.
+ * The inverse transform of the spectrum through the Morlet filter at one period, with the outputs
+ * of grid points [first, last] left unscaled in the plan's `out` (interleaved, padded length) until
+ * the next row of the same size: a value is `out[k] / size`, as fft.js's `inverseTransform` returned
+ * it (analyses/eov/band-inverse-fft.ts). The size is a power of two, so `out[k] * (1 / size)` is the
+ * same number: both are the exact quotient, rounded once.
  */
-function filteredSeries(spec: Spectrum, period_s: number): number[] {
-  const { size, bins, dt_s, filters } = spec;
-  const fft = fftFor(size);
-  let work = workspaces.get(size);
-  if (!work) {
-    work = { filtered: fft.createComplexArray(), out: fft.createComplexArray() };
-    workspaces.set(size, work);
+function filteredSeries(spec: Spectrum, period_s: number, first: number, last: number): number[] {
+  const { size, bins, dt_s, filters, pad } = spec;
+  let plan = inversePlans.get(size);
+  if (!plan) {
+    plan = bandInverseFft(size);
+    inversePlans.set(size, plan);
   }
-  const { filtered, out } = work;
-  const { lo: kLo, hi: kHi, gains } = morletFilter(size, dt_s, period_s, filters);
-  for (let k = kLo; k <= kHi; k++) {
-    const g = gains[k - kLo];
-    filtered[2 * k] = bins[2 * k] * g;
-    filtered[2 * k + 1] = bins[2 * k + 1] * g;
-  }
-  fft.inverseTransform(out, filtered);
-  for (let k = kLo; k <= kHi; k++) {
-    filtered[2 * k] = 0;
-    filtered[2 * k + 1] = 0;
-  }
-  return out;
+  const { lo, hi, gains } = morletFilter(size, dt_s, period_s, filters);
+  return inverseOfBand(plan, bins, gains, { lo, hi, from: pad + first, to: pad + last + 1 });
 }
 
-/** Wavelet coefficients of a spectrum at one period (analytic Morlet, amplitude normalised). */
-export function waveletRow(spec: Spectrum, period_s: number): WaveletRow {
-  const { n, pad } = spec;
-  const out = filteredSeries(spec, period_s);
-  const re = new Float64Array(n);
-  const im = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    re[i] = out[2 * (pad + i)];
-    im[i] = out[2 * (pad + i) + 1];
+/**
+ * Wavelet coefficients of a spectrum at one period (analytic Morlet, amplitude normalised) over grid
+ * points [first, last]: an event reads its own span only, which costs a fraction of the whole row.
+ */
+export function waveletRow(spec: Spectrum, period_s: number, first = 0, last = spec.n - 1): WaveletRow {
+  const { pad, size } = spec;
+  const out = filteredSeries(spec, period_s, first, last);
+  const re = new Float64Array(last - first + 1);
+  const im = new Float64Array(last - first + 1);
+  const unit = 1 / size;
+  for (let i = first; i <= last; i++) {
+    re[i - first] = out[2 * (pad + i)] * unit;
+    im[i - first] = out[2 * (pad + i) + 1] * unit;
   }
-  return { re, im };
+  return { start: first, re, im };
 }
 
 /** Wavelet power |W|^2 of a spectrum at one period, without keeping the coefficients. */
 export function waveletPower(spec: Spectrum, period_s: number): Float64Array {
-  const { n, pad } = spec;
-  const out = filteredSeries(spec, period_s);
+  const { n, pad, size } = spec;
+  const out = filteredSeries(spec, period_s, 0, n - 1);
   const power = new Float64Array(n);
+  const unit = 1 / size;
   for (let i = 0; i < n; i++) {
-    const re = out[2 * (pad + i)];
-    const im = out[2 * (pad + i) + 1];
+    const re = out[2 * (pad + i)] * unit;
+    const im = out[2 * (pad + i) + 1] * unit;
     power[i] = re * re + im * im;
   }
   return power;
@@ -182,15 +181,15 @@ export function expectedNoisePower(size: number, dt_s: number, period_s: number,
   return sum / size;
 }
 
-/** FFT instances by size, kept for the process: a power of two up to the grid's cap, so few. */
-const ffts = new Map<number, FFT>();
+/** The forward transform and its input per size, kept for the process: a power of two up to the grid's cap, so few. */
+const forwards = new Map<number, { fft: FFT; input: Float64Array }>();
 
-/** The shared FFT instance for one size (its tables cost as much as a transform to build and never change). */
-function fftFor(size: number): FFT {
-  let fft = ffts.get(size);
-  if (!fft) {
-    fft = new FFT(size);
-    ffts.set(size, fft);
+/** The shared forward FFT for one size (its tables cost as much as a transform to build and never change). */
+function forwardWork(size: number): { fft: FFT; input: Float64Array } {
+  let work = forwards.get(size);
+  if (!work) {
+    work = { fft: new FFT(size), input: new Float64Array(size) };
+    forwards.set(size, work);
   }
-  return fft;
+  return work;
 }
