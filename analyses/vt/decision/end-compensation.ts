@@ -11,9 +11,12 @@
  */
 import type { CompensationSearch } from '../card.js';
 import type { PreparedTest } from '../preprocess.js';
+import { bestKnotsBySums, det3 } from './hinge-sums.js';
 
 /** Seconds after a break the fit needs: enough for a 21-s smoothed signal to turn. */
 export const MIN_AFTER_S = 15;
+/** Knots the sums rank best that a long stretch refits directly (hinge-sums.ts). */
+const REFIT_KNOTS = 16;
 /** Seconds before a break, so the first segment is a line and not a point. */
 const MIN_BEFORE_S = 30;
 /** The stretch of the end of the test searched (search `last_180_s`), s. */
@@ -61,11 +64,6 @@ interface Hinge {
   slopeBefore: number;
   slopeAfter: number;
   explained: number;
-}
-
-/** Determinant of the 3 x 3 matrix [[a0, a1, a2], [a3, a4, a5], [a6, a7, a8]] (arguments, not an array: it runs three times per candidate break). */
-function det3(a0: number, a1: number, a2: number, a3: number, a4: number, a5: number, a6: number, a7: number, a8: number): number {
-  return a0 * (a4 * a8 - a5 * a7) - a1 * (a3 * a8 - a5 * a6) + a2 * (a3 * a7 - a4 * a6);
 }
 
 /** Residual sum of squares of the least-squares fit y = a + b x + c max(0, x - xk) over [lo, hi], with its slopes. */
@@ -137,16 +135,24 @@ function lineSse(x: ArrayLike<number>, y: ArrayLike<number>, lo: number, hi: num
   return sse;
 }
 
-/** The best hinge over [lo, hi] with its break at least MIN_BEFORE_S after lo and MIN_AFTER_S before hi. */
+/**
+ * The best hinge over [lo, hi] with its break at least MIN_BEFORE_S after lo and MIN_AFTER_S before hi. Up to SPAN_S
+ * (every stretch `last_180_s` reads) each knot is fitted afresh; a longer stretch (`whole_test`) finds its knot from
+ * sums (hinge-sums.ts), whose cost does not grow with the square of the stretch, and refits the REFIT_KNOTS best directly.
+ */
 function bestHinge(x: ArrayLike<number>, y: ArrayLike<number>, lo: number, hi: number): Hinge | null {
+  const line = lineSse(x, y, lo, hi);
+  const hinge = (k: number, f: { sse: number; b: number; c: number }): Hinge => ({ k, slopeBefore: f.b, slopeAfter: f.b + f.c, explained: line > 0 ? 1 - f.sse / line : 0 });
+  const knots = hi - lo > SPAN_S ? bestKnotsBySums(x, y, lo, hi, lo + MIN_BEFORE_S, hi - MIN_AFTER_S, REFIT_KNOTS).sort((a, b) => a - b) : null;
   let best: Hinge | null = null;
   let bestSse = Infinity;
-  const line = lineSse(x, y, lo, hi);
-  for (let k = lo + MIN_BEFORE_S; k <= hi - MIN_AFTER_S; k++) {
+  const count = knots === null ? hi - MIN_AFTER_S - (lo + MIN_BEFORE_S) + 1 : knots.length;
+  for (let j = 0; j < count; j++) {
+    const k = knots === null ? lo + MIN_BEFORE_S + j : knots[j];
     const f = hingeFit(x, y, lo, hi, k);
     if (f.sse < bestSse) {
       bestSse = f.sse;
-      best = { k, slopeBefore: f.b, slopeAfter: f.b + f.c, explained: line > 0 ? 1 - f.sse / line : 0 };
+      best = hinge(k, f);
     }
   }
   return best;
