@@ -35,7 +35,11 @@ export function bestKnotsBySums(x: ArrayLike<number>, y: ArrayLike<number>, lo: 
     xs[i] = x[lo + i] - mx;
     ys[i] = y[lo + i] - my;
   }
-  const order = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => xs[a] - xs[b]);
+  const order = Uint32Array.from({ length: n }, (_, i) => i);
+  let ascending = true;
+  for (let i = 1; i < n && ascending; i++) ascending = xs[i] >= xs[i - 1];
+  // Time is already in order; a channel (VCO2 for VE against VCO2) is sorted.
+  if (!ascending) order.sort((a, b) => xs[a] - xs[b]);
   // Suffix sums over the points in ascending x: entry p sums the points order[p..n-1].
   const cnt = new Float64Array(n + 1);
   const sx = new Float64Array(n + 1);
@@ -52,6 +56,7 @@ export function bestKnotsBySums(x: ArrayLike<number>, y: ArrayLike<number>, lo: 
   }
   const Sxx = sxx[0];
   const Sxy = sxy[0];
+  // The `count` best so far, best first: kept by insertion, as `count` is small against the knots.
   const knots: number[] = [];
   const residual: number[] = [];
   for (let k = kFrom; k <= kTo; k++) {
@@ -79,8 +84,15 @@ export function bestKnotsBySums(x: ArrayLike<number>, y: ArrayLike<number>, lo: 
     // Residual = y'y - coefficients . X'y, where X'y's first entry (the sum of y about its mean) is zero and y'y is
     // the same for every knot: comparing the rest orders the knots as their residuals do.
     const sse = -(bb * suy + c * shy);
-    knots.push(k);
-    residual[k - kFrom] = sse;
+    if (knots.length === count && !(sse < residual[count - 1])) continue;
+    let at = Math.min(knots.length, count - 1);
+    while (at > 0 && sse < residual[at - 1]) at--;
+    knots.splice(at, 0, k);
+    residual.splice(at, 0, sse);
+    if (knots.length > count) {
+      knots.pop();
+      residual.pop();
+    }
   }
-  return knots.sort((a, b) => residual[a - kFrom] - residual[b - kFrom] || a - b).slice(0, count);
+  return knots;
 }
