@@ -1,51 +1,16 @@
 /**
  * The XML tokenizer and SpreadsheetML reader as they were before the tokenizer was rewritten for
- * speed (issue 23; src/formats/safe-xml.ts at 50f3215), kept unchanged as the oracle the rewrite is
+ * speed (issue 23; src/formats/safe-xml.ts at 50f3215), kept as the oracle the rewrite is
  * held to in safe-xml-equivalence.test.ts. Not used by the service.
  */
 import { ServiceError, parserError } from '../../src/errors.js';
 import { READ_LIMITS, type Sheet } from '../../src/formats/file-view.js';
+// The entity check, the text decoding and the token type were not rewritten: the oracle shares them.
+import { assertNoEntityDeclarations, decodeXmlText, type XmlToken } from '../../src/formats/safe-xml.js';
 
 /** Excel's own sheet limits; a larger ss:Index is a damaged or hostile file. */
 const MAX_COLUMNS = 16_384;
 const MAX_ROW_INDEX = 1_048_576;
-
-/**
- * Throws PARSER_ERROR when the XML declares entities or an external DOCTYPE; does nothing otherwise.
- * Only the prolog is looked at, so this costs nothing on a large file.
- */
-export function assertNoEntityDeclarations(text: string): void {
-  const root = text.search(/<[A-Za-z_]/);
-  const prolog = root < 0 ? text : text.slice(0, root);
-  const doctype = /<!DOCTYPE/i.exec(prolog);
-  if (/<!ENTITY/i.test(prolog) || (doctype && /<!ENTITY|\bSYSTEM\b|\bPUBLIC\b/i.test(prolog.slice(doctype.index)))) {
-    throw parserError('the XML declares entities or an external DOCTYPE; such files are refused unread (entity expansion is never performed)', {
-      line: lineOf(text, doctype?.index ?? prolog.search(/<!ENTITY/i)),
-    });
-  }
-  // A declaration after the root element is not valid XML, but refuse it too rather than trust a parser.
-  if (/<!ENTITY/i.test(root < 0 ? '' : text.slice(root))) {
-    throw parserError('the XML contains an entity declaration; refused unread', { line: lineOf(text, text.search(/<!ENTITY/i)) });
-  }
-}
-
-/** Decodes the five predefined XML entities and numeric references; any other `&name;` stays literal. */
-export function decodeXmlText(s: string): string {
-  if (!s.includes('&')) return s;
-  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);/g, (_, e: string) => {
-    if (e[0] === '#') {
-      const code = e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
-    }
-    return { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }[e] as string;
-  });
-}
-
-/** One piece of an XML document, in order: an element's start or end, or character data. */
-export type XmlToken =
-  | { kind: 'start'; name: string; attributes: Map<string, string>; selfClosing: boolean; at: number }
-  | { kind: 'end'; name: string; at: number }
-  | { kind: 'text'; text: string; at: number };
 
 /**
  * Tokenizes XML (XML 1.0, section 2-3): comments, processing instructions and the DOCTYPE are
