@@ -1,27 +1,9 @@
 import { expect } from 'chai';
-import type { DomainCurves } from '../../../../analyses/vt/decision/curves.js';
 import { gasesFirst, readToEnd } from '../../../../analyses/vt/decision/corroborated.js';
 import { endCompensation } from '../../../../analyses/vt/decision/end-compensation.js';
 import type { EngineInput } from '../../../../analyses/vt/engines/engine.js';
-import { exerciseEndIndex } from '../../../../analyses/vt/exercise-end.js';
-import { checked, input, n, sample, t0 } from './sample-input.js';
-const end = exerciseEndIndex(sample.recording, checked.test);
+import { checked, curves, end, input, n, sample, t0, vt1Truth } from './sample-input.js';
 
-/** Curves that leave moderate at `vt1` and reach severe at `vt2` (grid indices), read to the last second of exercise. */
-function curves(vt1: number, vt2: number): DomainCurves {
-  const c: DomainCurves = { moderate: new Float64Array(n).fill(NaN), heavy: new Float64Array(n).fill(NaN), severe: new Float64Array(n).fill(NaN) };
-  const step = (i: number, at: number) => Math.min(1, Math.max(0, 0.5 + (i - at) / 4));
-  for (let i = 0; i <= end; i++) {
-    const beyond = step(i, vt1);
-    const q = step(i, vt2);
-    c.moderate[i] = 1 - beyond;
-    c.heavy[i] = beyond * (1 - q);
-    c.severe[i] = beyond * q;
-  }
-  return c;
-}
-
-const vt1Truth = Math.round(sample.truth.vt1!.time_s - t0);
 const vt2Truth = Math.round(sample.truth.vt2!.time_s - t0);
 type Ev = { placed_by: string; model_crossing_s: number | null; compensation?: { accepted: boolean }[] };
 

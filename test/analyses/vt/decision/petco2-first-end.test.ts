@@ -1,25 +1,8 @@
 import { expect } from 'chai';
-import type { DomainCurves } from '../../../../analyses/vt/decision/curves.js';
 import { petco2First, petco2FirstEnd } from '../../../../analyses/vt/decision/corroborated.js';
 import { endCompensation, MIN_AFTER_S } from '../../../../analyses/vt/decision/end-compensation.js';
 import type { EngineInput } from '../../../../analyses/vt/engines/engine.js';
-import { exerciseEndIndex } from '../../../../analyses/vt/exercise-end.js';
-import { checked, input, n, sample, t0 } from './sample-input.js';
-const end = exerciseEndIndex(sample.recording, checked.test);
-
-/** Curves that leave moderate at `vt1` and reach severe at `vt2` (grid indices), read to the last second of exercise. */
-function curves(vt1: number, vt2: number): DomainCurves {
-  const c: DomainCurves = { moderate: new Float64Array(n).fill(NaN), heavy: new Float64Array(n).fill(NaN), severe: new Float64Array(n).fill(NaN) };
-  const step = (i: number, at: number) => Math.min(1, Math.max(0, 0.5 + (i - at) / 4));
-  for (let i = 0; i <= end; i++) {
-    const beyond = step(i, vt1);
-    const q = step(i, vt2);
-    c.moderate[i] = 1 - beyond;
-    c.heavy[i] = beyond * (1 - q);
-    c.severe[i] = beyond * q;
-  }
-  return c;
-}
+import { checked, curves, end, input, n, t0, vt1Truth } from './sample-input.js';
 
 /** The sample with VE proportional to VCO2 (no compensation) and the PetCO2 given per grid index. */
 function withPetco2(petco2: (i: number) => number): EngineInput {
@@ -27,7 +10,6 @@ function withPetco2(petco2: (i: number) => number): EngineInput {
   return { ...input, test } as EngineInput;
 }
 
-const vt1Truth = Math.round(sample.truth.vt1!.time_s - t0);
 const early = end - 90;
 type Ev = { placed_by: string; model_crossing_s: number | null; petco2_after_crossing_mmhg_min?: number };
 
