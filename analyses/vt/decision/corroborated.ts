@@ -33,6 +33,8 @@ import { AGREE_S, endCompensation, LATE_S, MIN_AFTER_S, type CompensationReading
 import { readSpan } from '../read-span.js';
 import { exerciseEndIndex } from '../exercise-end.js';
 import { compensationSearchOf, type CompensationSearch } from '../card.js';
+import { unanimousVt1, vt1LandmarksOf } from './unanimous-vt1.js';
+import { vt1BeforeCompensation, vt1BoundOf } from './vt1-before-compensation.js';
 
 /** Half-width (s) of the centred mean applied to the curves before they are read (as step-fit.ts). */
 const CURVE_HALF_S = 10;
@@ -53,7 +55,14 @@ const FALL_SE = 2;
 /** Seconds of the prepared series' centred mean (preprocess.ts): its seconds within that span share their breaths. */
 const SMOOTHED_S = 2 * MEAN_HALF_S + 1;
 
-type Placement = 'model' | 'model and landmarks' | 'landmarks (the curves end undecided)' | 'gases at the end of the test' | 'the end of the test (PetCO2 held after the crossing)';
+type Placement =
+  | 'model'
+  | 'model and landmarks'
+  | 'model and every landmark (all agreeing)'
+  | 'gas-exchange landmarks (placed at or past the compensation)'
+  | 'landmarks (the curves end undecided)'
+  | 'gases at the end of the test'
+  | 'the end of the test (PetCO2 held after the crossing)';
 
 interface ThresholdEvidence {
   /** `not assessable`: the evidence was still rising at the last second read (see at_or_after_s). */
@@ -68,6 +77,8 @@ interface ThresholdEvidence {
   compensation_placed_by?: NonNullable<EndCompensation['placed_by']>;
   /** Where the threshold is at the earliest when the evidence for it was still rising at the last second read. */
   at_or_after_s?: number;
+  /** The respiratory compensation VT1 was held before, s (vt1_bound: before_compensation, where it moved VT1). */
+  compensation_s?: number;
   /** PetCO2's slope over the minute after the model's crossing, mmHg/min (petco2-first-end, where it did not fall). */
   petco2_after_crossing_mmhg_min?: number;
 }
@@ -101,14 +112,22 @@ function median(values: number[]): number {
  * experts' footing first: a breakpoint marks where a change begins, an expert (and a model trained on
  * experts) marks it once plain, CLASSIC_VT1_EARLY_ON_REAL_TESTS_S later at VT1.
  */
-function corroborate(test: PreparedTest, crossing: number, zone: [number, number], criteria: CriterionEvidence[], readLater_s: number): { placed: PlacedThreshold; evidence: ThresholdEvidence } {
+function corroborate(
+  test: PreparedTest,
+  crossing: number,
+  zone: [number, number],
+  criteria: CriterionEvidence[],
+  readLater_s: number,
+  unanimous = false,
+): { placed: PlacedThreshold; evidence: ThresholdEvidence } {
   const read = (e: CriterionEvidence) => (e.index as number) + readLater_s;
   const inZone = (e: CriterionEvidence) => e.accepted && e.index !== null && read(e) >= zone[0] && read(e) <= zone[1];
-  const joining = criteria.filter(inZone).map(read);
+  // Unanimous landmarks (vt1_landmarks: unanimous, unanimous-vt1.ts) join wherever they fall.
+  const joining = (unanimous ? criteria : criteria.filter(inZone)).map(read);
   return {
     placed: { index: median([crossing, ...joining]) },
     evidence: {
-      placed_by: joining.length ? 'model and landmarks' : 'model',
+      placed_by: unanimous ? 'model and every landmark (all agreeing)' : joining.length ? 'model and landmarks' : 'model',
       model_crossing_s: test.t0_s + crossing,
       zone_s: [test.t0_s + zone[0], test.t0_s + zone[1]],
       landmarks: describe(test, criteria, inZone, readLater_s),
@@ -125,6 +144,21 @@ function describe(test: PreparedTest, criteria: CriterionEvidence[], inZone: (e:
     in_zone: inZone(e),
     why: e.why,
   }));
+}
+
+/**
+ * VT1 as vt1_bound `before_compensation` holds it (vt1-before-compensation.ts): where it lies less than
+ * MIN_VT_GAP_S before the compensation the gases show, the gas-exchange landmarks read before that place it.
+ */
+function heldBeforeCompensation(
+  test: PreparedTest,
+  vt1: { placed: PlacedThreshold; evidence: ThresholdEvidence },
+  compensation: number | null,
+  criteria: CriterionEvidence[],
+): { placed: PlacedThreshold; evidence: ThresholdEvidence } {
+  const moved = compensation === null ? null : vt1BeforeCompensation(vt1.placed.index, compensation - MIN_VT_GAP_S, criteria, CLASSIC_VT1_EARLY_ON_REAL_TESTS_S);
+  if (moved === null || compensation === null) return vt1;
+  return { placed: { index: moved }, evidence: { ...vt1.evidence, placed_by: 'gas-exchange landmarks (placed at or past the compensation)', compensation_s: test.t0_s + compensation } };
 }
 
 const notReached = (): ThresholdEvidence => ({ placed_by: 'not reached', model_crossing_s: null, zone_s: null, landmarks: [] });
@@ -166,7 +200,12 @@ function corroboratedRule(id: string, readToEnd: boolean, gasesFirst = false, co
       const c1 = last >= 0 ? stepIndex(m1, Math.min(onset, last)) : null;
       if (c1 === null) return { vt1: null, vt2: null, evidence: { ...evidence, vt1: notReached(), vt2: notReached() } };
       const zone1 = zoneAround(m1, c1, onset, last);
-      const vt1 = corroborate(test, c1, zone1, classic.vt1_evidence, CLASSIC_VT1_EARLY_ON_REAL_TESTS_S);
+      const unanimous = vt1LandmarksOf(model.card) === 'unanimous' && unanimousVt1(classic.vt1_evidence, CLASSIC_VT1_EARLY_ON_REAL_TESTS_S);
+      const corroborated = corroborate(test, c1, zone1, classic.vt1_evidence, CLASSIC_VT1_EARLY_ON_REAL_TESTS_S, unanimous);
+      const vt1 =
+        vt1BoundOf(model.card) === 'before_compensation'
+          ? heldBeforeCompensation(test, corroborated, endCompensation(test, onset, end, compensation, compensationSearchOf(model.card)).index, classic.vt1_evidence)
+          : corroborated;
 
       const from2 = vt1.placed.index + MIN_VT_GAP_S;
       const c2 = from2 < last ? stepIndex(m2, from2) : null;
@@ -257,6 +296,8 @@ function placementNote(
     return `${name} was placed from the gases over the end of the test (VE/VCO2 rising, PetCO2 falling, VE steepening against VCO2; ${signs === 'two signs agreeing' ? 'at least two agreeing' : SIGNS_IN_WORDS[signs]}): the test ended too soon after it for the model's curves to cross (evidence.${name.toLowerCase()}.compensation).`;
   if (by === 'the end of the test (PetCO2 held after the crossing)')
     return `${name} was placed at the end of the test, ${MIN_AFTER_S} s before its last second: PetCO2 did not fall beyond its own noise in the minute after the model's crossing at ${crossing_s} s, so the respiratory compensation had not begun there, and the gases show none over the test; one that begins in the last ${MIN_AFTER_S} s has too few seconds after it to show, so ${name} may lie later (evidence.${name.toLowerCase()}).`;
+  if (by === 'gas-exchange landmarks (placed at or past the compensation)')
+    return `${name} was placed by the V-slope and excess CO2 (VO2 and VCO2 alone): the curves and landmarks put it less than ${MIN_VT_GAP_S} s before the respiratory compensation the gases show, where the heavy domain had already passed (evidence.${name.toLowerCase()}).`;
   if (by === 'landmarks (the curves end undecided)')
     return `${name} was placed by the respiratory compensation landmarks over the end of the test: the test ended before the model's curves decided (evidence.${name.toLowerCase()}).`;
   return null;
