@@ -13,7 +13,6 @@ import { PROJECT_ROOT } from '../../src/plugins.js';
 import { CHANNEL_NAMES } from '../../src/recording/recording.js';
 import { averagedRowsOf, averagedSmoothingOf, compensationSearchOf, gateFailures, scalingRangeOf, type ModelCard } from './card.js';
 import { vt1LandmarksOf } from './decision/unanimous-vt1.js';
-import { vt1BoundOf } from './decision/vt1-before-compensation.js';
 import { pipelineOf } from './pipeline.js';
 
 /** The model an omitted `model` selects. */
@@ -134,7 +133,6 @@ export function loadModel(cardPath: string): RegisteredModel {
   scalingRangeOf(card);
   compensationSearchOf(card);
   vt1LandmarksOf(card);
-  vt1BoundOf(card);
   if (card.surfaces !== undefined && (!Array.isArray(card.surfaces) || card.surfaces.length === 0 || !card.surfaces.every((s) => s === 'api' || s === 'web'))) {
     throw new Error('surfaces must list api and/or web');
   }

@@ -34,7 +34,6 @@ import { readSpan } from '../read-span.js';
 import { exerciseEndIndex } from '../exercise-end.js';
 import { compensationSearchOf, type CompensationSearch } from '../card.js';
 import { unanimousVt1, vt1LandmarksOf } from './unanimous-vt1.js';
-import { vt1BeforeCompensation, vt1BoundOf } from './vt1-before-compensation.js';
 
 /** Half-width (s) of the centred mean applied to the curves before they are read (as step-fit.ts). */
 const CURVE_HALF_S = 10;
@@ -59,7 +58,6 @@ type Placement =
   | 'model'
   | 'model and landmarks'
   | 'model and every landmark (all agreeing)'
-  | 'gas-exchange landmarks (placed at or past the compensation)'
   | 'landmarks (the curves end undecided)'
   | 'gases at the end of the test'
   | 'the end of the test (PetCO2 held after the crossing)';
@@ -77,8 +75,6 @@ interface ThresholdEvidence {
   compensation_placed_by?: NonNullable<EndCompensation['placed_by']>;
   /** Where the threshold is at the earliest when the evidence for it was still rising at the last second read. */
   at_or_after_s?: number;
-  /** The respiratory compensation VT1 was held before, s (vt1_bound: before_compensation, where it moved VT1). */
-  compensation_s?: number;
   /** PetCO2's slope over the minute after the model's crossing, mmHg/min (petco2-first-end, where it did not fall). */
   petco2_after_crossing_mmhg_min?: number;
 }
@@ -146,21 +142,6 @@ function describe(test: PreparedTest, criteria: CriterionEvidence[], inZone: (e:
   }));
 }
 
-/**
- * VT1 as vt1_bound `before_compensation` holds it (vt1-before-compensation.ts): where it lies less than
- * MIN_VT_GAP_S before the compensation the gases show, the gas-exchange landmarks read before that place it.
- */
-function heldBeforeCompensation(
-  test: PreparedTest,
-  vt1: { placed: PlacedThreshold; evidence: ThresholdEvidence },
-  compensation: number | null,
-  criteria: CriterionEvidence[],
-): { placed: PlacedThreshold; evidence: ThresholdEvidence } {
-  const moved = compensation === null ? null : vt1BeforeCompensation(vt1.placed.index, compensation - MIN_VT_GAP_S, criteria, CLASSIC_VT1_EARLY_ON_REAL_TESTS_S);
-  if (moved === null || compensation === null) return vt1;
-  return { placed: { index: moved }, evidence: { ...vt1.evidence, placed_by: 'gas-exchange landmarks (placed at or past the compensation)', compensation_s: test.t0_s + compensation } };
-}
-
 const notReached = (): ThresholdEvidence => ({ placed_by: 'not reached', model_crossing_s: null, zone_s: null, landmarks: [] });
 
 /**
@@ -201,11 +182,7 @@ function corroboratedRule(id: string, readToEnd: boolean, gasesFirst = false, co
       if (c1 === null) return { vt1: null, vt2: null, evidence: { ...evidence, vt1: notReached(), vt2: notReached() } };
       const zone1 = zoneAround(m1, c1, onset, last);
       const unanimous = vt1LandmarksOf(model.card) === 'unanimous' && unanimousVt1(classic.vt1_evidence, CLASSIC_VT1_EARLY_ON_REAL_TESTS_S);
-      const corroborated = corroborate(test, c1, zone1, classic.vt1_evidence, CLASSIC_VT1_EARLY_ON_REAL_TESTS_S, unanimous);
-      const vt1 =
-        vt1BoundOf(model.card) === 'before_compensation'
-          ? heldBeforeCompensation(test, corroborated, endCompensation(test, onset, end, compensation, compensationSearchOf(model.card)).index, classic.vt1_evidence)
-          : corroborated;
+      const vt1 = corroborate(test, c1, zone1, classic.vt1_evidence, CLASSIC_VT1_EARLY_ON_REAL_TESTS_S, unanimous);
 
       const from2 = vt1.placed.index + MIN_VT_GAP_S;
       const c2 = from2 < last ? stepIndex(m2, from2) : null;
@@ -296,8 +273,6 @@ function placementNote(
     return `${name} was placed from the gases over the end of the test (VE/VCO2 rising, PetCO2 falling, VE steepening against VCO2; ${signs === 'two signs agreeing' ? 'at least two agreeing' : SIGNS_IN_WORDS[signs]}): the test ended too soon after it for the model's curves to cross (evidence.${name.toLowerCase()}.compensation).`;
   if (by === 'the end of the test (PetCO2 held after the crossing)')
     return `${name} was placed at the end of the test, ${MIN_AFTER_S} s before its last second: PetCO2 did not fall beyond its own noise in the minute after the model's crossing at ${crossing_s} s, so the respiratory compensation had not begun there, and the gases show none over the test; one that begins in the last ${MIN_AFTER_S} s has too few seconds after it to show, so ${name} may lie later (evidence.${name.toLowerCase()}).`;
-  if (by === 'gas-exchange landmarks (placed at or past the compensation)')
-    return `${name} was placed by the V-slope and excess CO2 (VO2 and VCO2 alone): the curves and landmarks put it less than ${MIN_VT_GAP_S} s before the respiratory compensation the gases show, where the heavy domain had already passed (evidence.${name.toLowerCase()}).`;
   if (by === 'landmarks (the curves end undecided)')
     return `${name} was placed by the respiratory compensation landmarks over the end of the test: the test ended before the model's curves decided (evidence.${name.toLowerCase()}).`;
   return null;
