@@ -23,7 +23,7 @@ export function vt1LandmarksOf(card: Pick<ModelCard, 'preprocessing'>): Vt1Landm
 /**
  * The criteria agree when each one's reading lies within this of their median, s: the minute by which the
  * classic breakpoints precede the experts' VT1 (CLASSIC_VT1_EARLY_ON_REAL_TESTS_S), the error one reading
- * carries; chosen among 45, 60, 75 and 90 s on exploration seeds no evaluation draws (analyses/vt/README.md).
+ * carries; 60 s chosen among 45, 60, 75 and 90 s on exploration seeds no evaluation draws (analyses/vt/README.md).
  */
 export const UNANIMOUS_WITHIN_S = 60;
 
