@@ -102,7 +102,7 @@ export type AveragedRows = (typeof AVERAGED_ROWS)[number];
  * A card's choice among `values` for `preprocessing[key]`: the first value when the card names none
  * (every version before the field), else the one named; throws with the reason when it names another.
  */
-function preprocessingChoice<T extends string>(card: Pick<ModelCard, 'preprocessing'>, key: string, values: readonly T[]): T {
+export function preprocessingChoice<T extends string>(card: Pick<ModelCard, 'preprocessing'>, key: string, values: readonly T[]): T {
   const named = card.preprocessing?.[key];
   if (named === undefined) return values[0];
   if (!(values as readonly unknown[]).includes(named)) throw new Error(`preprocessing.${key} ${String(named)} is not one of ${values.join(', ')}`);

@@ -33,6 +33,7 @@ import { AGREE_S, endCompensation, LATE_S, MIN_AFTER_S, type CompensationReading
 import { readSpan } from '../read-span.js';
 import { exerciseEndIndex } from '../exercise-end.js';
 import { compensationSearchOf, type CompensationSearch } from '../card.js';
+import { unanimousVt1, vt1LandmarksOf } from './unanimous-vt1.js';
 
 /** Half-width (s) of the centred mean applied to the curves before they are read (as step-fit.ts). */
 const CURVE_HALF_S = 10;
@@ -53,7 +54,13 @@ const FALL_SE = 2;
 /** Seconds of the prepared series' centred mean (preprocess.ts): its seconds within that span share their breaths. */
 const SMOOTHED_S = 2 * MEAN_HALF_S + 1;
 
-type Placement = 'model' | 'model and landmarks' | 'landmarks (the curves end undecided)' | 'gases at the end of the test' | 'the end of the test (PetCO2 held after the crossing)';
+type Placement =
+  | 'model'
+  | 'model and landmarks'
+  | 'model and every landmark (all agreeing)'
+  | 'landmarks (the curves end undecided)'
+  | 'gases at the end of the test'
+  | 'the end of the test (PetCO2 held after the crossing)';
 
 interface ThresholdEvidence {
   /** `not assessable`: the evidence was still rising at the last second read (see at_or_after_s). */
@@ -101,14 +108,22 @@ function median(values: number[]): number {
  * experts' footing first: a breakpoint marks where a change begins, an expert (and a model trained on
  * experts) marks it once plain, CLASSIC_VT1_EARLY_ON_REAL_TESTS_S later at VT1.
  */
-function corroborate(test: PreparedTest, crossing: number, zone: [number, number], criteria: CriterionEvidence[], readLater_s: number): { placed: PlacedThreshold; evidence: ThresholdEvidence } {
+function corroborate(
+  test: PreparedTest,
+  crossing: number,
+  zone: [number, number],
+  criteria: CriterionEvidence[],
+  readLater_s: number,
+  unanimous = false,
+): { placed: PlacedThreshold; evidence: ThresholdEvidence } {
   const read = (e: CriterionEvidence) => (e.index as number) + readLater_s;
   const inZone = (e: CriterionEvidence) => e.accepted && e.index !== null && read(e) >= zone[0] && read(e) <= zone[1];
-  const joining = criteria.filter(inZone).map(read);
+  // Unanimous landmarks (vt1_landmarks: unanimous, unanimous-vt1.ts) join wherever they fall.
+  const joining = (unanimous ? criteria : criteria.filter(inZone)).map(read);
   return {
     placed: { index: median([crossing, ...joining]) },
     evidence: {
-      placed_by: joining.length ? 'model and landmarks' : 'model',
+      placed_by: unanimous ? 'model and every landmark (all agreeing)' : joining.length ? 'model and landmarks' : 'model',
       model_crossing_s: test.t0_s + crossing,
       zone_s: [test.t0_s + zone[0], test.t0_s + zone[1]],
       landmarks: describe(test, criteria, inZone, readLater_s),
@@ -166,7 +181,8 @@ function corroboratedRule(id: string, readToEnd: boolean, gasesFirst = false, co
       const c1 = last >= 0 ? stepIndex(m1, Math.min(onset, last)) : null;
       if (c1 === null) return { vt1: null, vt2: null, evidence: { ...evidence, vt1: notReached(), vt2: notReached() } };
       const zone1 = zoneAround(m1, c1, onset, last);
-      const vt1 = corroborate(test, c1, zone1, classic.vt1_evidence, CLASSIC_VT1_EARLY_ON_REAL_TESTS_S);
+      const unanimous = vt1LandmarksOf(model.card) === 'unanimous' && unanimousVt1(classic.vt1_evidence, CLASSIC_VT1_EARLY_ON_REAL_TESTS_S);
+      const vt1 = corroborate(test, c1, zone1, classic.vt1_evidence, CLASSIC_VT1_EARLY_ON_REAL_TESTS_S, unanimous);
 
       const from2 = vt1.placed.index + MIN_VT_GAP_S;
       const c2 = from2 < last ? stepIndex(m2, from2) : null;
