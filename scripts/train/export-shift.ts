@@ -1,13 +1,13 @@
 /**
- * `npx tsx scripts/train/export-shift.ts [model@version] [tests] [--averaged-rows=<placement>] [--averaged-smoothing=<smoothing>] [--compensation-search=<search>] [--synthetic-without-rf]`: how far each averaged export kind moves the
+ * `npx tsx scripts/train/export-shift.ts [model@version] [tests] [--averaged-rows=<placement>] [--averaged-smoothing=<smoothing>] [--compensation-search=<search>] [--breath-despiking=<despiking>] [--synthetic-without-rf]`: how far each averaged export kind moves the
  * thresholds from the breath-by-breath (or as-shipped) answer, on the real labelled tests and on a
  * synthetic held-out cohort (analyses/vt/README.md, "Averaged exports"). Each real test is re-exported
  * as fixed bins of its own samples (a bin's mean, stamped at its end) and as the same 10-s bins with
  * every 7th and 11th bin left out (empty bins); the result goes through buildRecording, so the sampling
  * recognition runs as on an uploaded file. Synthetic tests are generated once per kind from the same
- * seed (the same breaths, exported differently). `--averaged-rows`, `--averaged-smoothing` and
- * `--compensation-search` run the card with its `preprocessing.averaged_rows` / `averaged_smoothing` /
- * `compensation_search` set to that value
+ * seed (the same breaths, exported differently). `--averaged-rows`, `--averaged-smoothing`,
+ * `--compensation-search` and `--breath-despiking` run the card with its `preprocessing.averaged_rows` /
+ * `averaged_smoothing` / `compensation_search` / `breath_despiking` set to that value
  * (analyses/vt/card.ts), on a copy of the models folder, so an option is measured on a published
  * version before a new version adopts it. `--synthetic-without-rf` drops RF and tidal volume from the
  * synthetic averaged exports, so the rate the engine estimates without them is measured too.
@@ -15,7 +15,16 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AVERAGED_ROWS, AVERAGED_SMOOTHING, COMPENSATION_SEARCH, type AveragedRows, type AveragedSmoothing, type CompensationSearch } from '../../analyses/vt/card.js';
+import {
+  AVERAGED_ROWS,
+  AVERAGED_SMOOTHING,
+  BREATH_DESPIKING,
+  COMPENSATION_SEARCH,
+  type AveragedRows,
+  type AveragedSmoothing,
+  type BreathDespiking,
+  type CompensationSearch,
+} from '../../analyses/vt/card.js';
 import { createVtPlugin } from '../../analyses/vt/plugin.js';
 import { DEFAULT_MODELS_DIR, ModelRegistry } from '../../analyses/vt/registry.js';
 import type { Recording } from '../../src/recording/recording.js';
@@ -34,10 +43,12 @@ const smoothing = flags.find((f) => f.startsWith('--averaged-smoothing='))?.spli
 if (smoothing !== undefined && !AVERAGED_SMOOTHING.includes(smoothing)) throw new Error(`--averaged-smoothing must be one of ${AVERAGED_SMOOTHING.join(', ')}`);
 const search = flags.find((f) => f.startsWith('--compensation-search='))?.split('=')[1] as CompensationSearch | undefined;
 if (search !== undefined && !COMPENSATION_SEARCH.includes(search)) throw new Error(`--compensation-search must be one of ${COMPENSATION_SEARCH.join(', ')}`);
+const despiking = flags.find((f) => f.startsWith('--breath-despiking='))?.split('=')[1] as BreathDespiking | undefined;
+if (despiking !== undefined && !BREATH_DESPIKING.includes(despiking)) throw new Error(`--breath-despiking must be one of ${BREATH_DESPIKING.join(', ')}`);
 const syntheticWithoutRf = flags.includes('--synthetic-without-rf');
 
 /** A copy of the models folder whose card for the chosen model has the options named set in `preprocessing`. */
-function modelsWithOptions(options: { averaged_rows?: AveragedRows; averaged_smoothing?: AveragedSmoothing; compensation_search?: CompensationSearch }): string {
+function modelsWithOptions(options: { averaged_rows?: AveragedRows; averaged_smoothing?: AveragedSmoothing; compensation_search?: CompensationSearch; breath_despiking?: BreathDespiking }): string {
   const dir = mkdtempSync(join(tmpdir(), 'export-shift-'));
   cpSync(DEFAULT_MODELS_DIR, dir, { recursive: true });
   const chosen = new ModelRegistry(dir).find(name, version);
@@ -48,7 +59,12 @@ function modelsWithOptions(options: { averaged_rows?: AveragedRows; averaged_smo
   return dir;
 }
 
-const options = { ...(placement ? { averaged_rows: placement } : {}), ...(smoothing ? { averaged_smoothing: smoothing } : {}), ...(search ? { compensation_search: search } : {}) };
+const options = {
+  ...(placement ? { averaged_rows: placement } : {}),
+  ...(smoothing ? { averaged_smoothing: smoothing } : {}),
+  ...(search ? { compensation_search: search } : {}),
+  ...(despiking ? { breath_despiking: despiking } : {}),
+};
 const plugin = createVtPlugin({ modelsDir: Object.keys(options).length ? modelsWithOptions(options) : DEFAULT_MODELS_DIR });
 const key = { tier: 'research' as const, allowed_models: null };
 const KINDS: { label: string; bin_s: number; empty?: boolean }[] = [
@@ -86,7 +102,7 @@ async function times(rec: Recording): Promise<[number | null, number | null, str
 
 const shift = (a: number | null, b: number | null) => (a === null || b === null ? 'n/a' : String(Math.round(a - b)));
 console.log(
-  `model ${name} ${version}${placement ? `, averaged rows ${placement}` : ''}${smoothing ? `, averaged smoothing ${smoothing}` : ''}${search ? `, compensation search ${search}` : ''}: shift of VT1 / VT2 from the original export, s`,
+  `model ${name} ${version}${placement ? `, averaged rows ${placement}` : ''}${smoothing ? `, averaged smoothing ${smoothing}` : ''}${search ? `, compensation search ${search}` : ''}${despiking ? `, breath despiking ${despiking}` : ''}: shift of VT1 / VT2 from the original export, s`,
 );
 for (const r of await realTests()) {
   const [b1, b2] = await times(r.recording);
