@@ -158,6 +158,20 @@ export function compensationSearchOf(card: Pick<ModelCard, 'preprocessing'>): Co
   return preprocessingChoice(card, 'compensation_search', COMPENSATION_SEARCH);
 }
 
+/**
+ * How the 1-Hz preparation removes cough and swallow breaths (`preprocessing.breath_despiking`,
+ * analyses/vt/preprocess.ts): `running_median` (absent: every version before the field) replaces every
+ * second by its 15-s median; `hampel` only the seconds the Hampel identifier flags (analyses/vt/hampel.ts),
+ * so the series keeps the mean of the breaths an averaged export carries.
+ */
+export const BREATH_DESPIKING = ['running_median', 'hampel'] as const;
+export type BreathDespiking = (typeof BREATH_DESPIKING)[number];
+
+/** The card's `preprocessing.breath_despiking`; throws with the reason when it names an unknown one. */
+export function breathDespikingOf(card: Pick<ModelCard, 'preprocessing'>): BreathDespiking {
+  return preprocessingChoice(card, 'breath_despiking', BREATH_DESPIKING);
+}
+
 /** Why one threshold's agreement misses the gate (empty when it clears). */
 export function agreementFailures(a: ThresholdAgreement, label: string): string[] {
   const out: string[] = [];

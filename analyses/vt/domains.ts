@@ -6,7 +6,7 @@
 import { ServiceError } from '../../src/errors.js';
 import type { Recording } from '../../src/recording/recording.js';
 import { InferenceError } from './engines/onnx-session.js';
-import { averagedRowsOf } from './card.js';
+import { averagedRowsOf, breathDespikingOf } from './card.js';
 import { checkInput } from './input-check.js';
 import { placeAveragedRows } from './preprocess.js';
 import type { AnalysisOutcome, KeyScope } from '../../src/analyses/analysis-plugin.js';
@@ -53,7 +53,7 @@ export async function domainProbabilities(recorded: Recording, opts: { model?: s
     throw new ServiceError('MODEL_NOT_FOUND', `Model ${ref.name} ${ref.version} places thresholds without per-second domain curves.`, { model: ref.name, model_version: ref.version });
   }
   const rec = placeAveragedRows(recorded, averagedRowsOf(model.card));
-  const checked = checkInput(rec, model.card.inputs);
+  const checked = checkInput(rec, model.card.inputs, { despiking: breathDespikingOf(model.card) });
   if (!checked.ok) return { status: 'not_analysable', error: checked.error as 'MISSING_CHANNEL' | 'INSUFFICIENT_SIGNAL', message: checked.message, context: checked.context, model: ref };
   let curves;
   try {

@@ -5,6 +5,7 @@
  * saying what was needed).
  */
 import type { RefusalCode } from '../../src/errors.js';
+import type { BreathDespiking } from './card.js';
 import type { ChannelName, Recording } from '../../src/recording/recording.js';
 import { phasesOf, protocolOf } from '../../src/signal/phases.js';
 import type { ProtocolReading } from '../../src/signal/protocol.js';
@@ -36,7 +37,7 @@ export interface AlternativeModel {
 export function checkInput(
   rec: Recording,
   inputs: readonly ChannelName[],
-  { alternatives = [], protocol = protocolOf(rec) }: { alternatives?: readonly AlternativeModel[]; protocol?: ProtocolReading } = {},
+  { alternatives = [], protocol = protocolOf(rec), despiking = 'running_median' }: { alternatives?: readonly AlternativeModel[]; protocol?: ProtocolReading; despiking?: BreathDespiking } = {},
 ): InputCheck {
   const missing = inputs.filter((c) => !rec.channels[c]);
   if (missing.length) {
@@ -64,7 +65,7 @@ export function checkInput(
     return insufficient(`The samples are ${interval} s apart; thresholds need samples at most ${MAX_INTERVAL_S} s apart.`, { raw_interval_s: interval, max_interval_s: MAX_INTERVAL_S });
   }
   if (rec.t_s.length < 10) return insufficient('The recording has fewer than 10 samples.', { samples: rec.t_s.length, min_samples: 10 });
-  const test = prepareTest(rec);
+  const test = prepareTest(rec, despiking);
   // Only the card's inputs must be dense: an engine that reads optional channels checks their coverage itself.
   const sparse = VT_CHANNELS.filter((c) => inputs.includes(c) && test.coverage[c] < MIN_COVERAGE);
   if (sparse.length) {

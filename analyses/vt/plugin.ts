@@ -12,7 +12,7 @@ import type { Recording } from '../../src/recording/recording.js';
 import type { PlacedThreshold } from './engines/engine.js';
 import { ENGINES } from './engines/index.js';
 import { InferenceError, releaseSessions, sessionFor } from './engines/onnx-session.js';
-import { averagedRowsOf, gateFailures } from './card.js';
+import { averagedRowsOf, breathDespikingOf, gateFailures } from './card.js';
 import { protocolFor } from '../../src/signal/phases.js';
 import { checkInput, type AlternativeModel } from './input-check.js';
 import { pipelineOf, runPipeline } from './pipeline.js';
@@ -142,6 +142,7 @@ export function createVtPlugin(options: VtPluginOptions = {}): AnalysisPlugin {
       const checked = checkInput(rec, model.card.inputs, {
         alternatives: webAlternatives(registryFor(modelsDir), model),
         protocol: protocolFor(rec, request.protocol ?? null),
+        despiking: breathDespikingOf(model.card),
       });
       if (!checked.ok) return refusal(checked.error, checked.message, checked.context, ref, choice.notes);
       const { test } = checked;

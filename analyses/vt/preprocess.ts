@@ -5,9 +5,10 @@
  * resamples VO2, VCO2, VE, PetO2 and PetCO2 to 1 s the same way.
  */
 import type { ChannelName, Recording } from '../../src/recording/recording.js';
-import type { AveragedRows } from './card.js';
+import type { AveragedRows, BreathDespiking } from './card.js';
 import { resampleUniform } from '../../src/signal/resample.js';
 import { argMax, fillGaps, medianFilter, movingMean } from './grid-filters.js';
+import { hampelFilter } from './hampel.js';
 
 /** The channels every vt engine reads, in model-input order. */
 export const VT_CHANNELS = ['VO2', 'VCO2', 'VE', 'PetO2', 'PetCO2'] as const satisfies readonly ChannelName[];
@@ -54,8 +55,9 @@ export function placeAveragedRows(rec: Recording, how: AveragedRows): Recording 
   return { ...rec, t_s: rec.t_s.map((t) => t - window / 2) };
 }
 
-/** Resamples, fills, de-spikes and smooths the five channels; the recording must hold all five. */
-export function prepareTest(rec: Recording): PreparedTest {
+/** Resamples, fills, de-spikes (as the card's `breath_despiking` says) and smooths the five channels; the recording must hold all five. */
+export function prepareTest(rec: Recording, despiking: BreathDespiking = 'running_median'): PreparedTest {
+  const despike = despiking === 'hampel' ? hampelFilter : medianFilter;
   const t = rec.t_s;
   const t0 = Math.ceil(t[0]);
   const tEnd = Math.floor(t[t.length - 1]);
@@ -71,7 +73,7 @@ export function prepareTest(rec: Recording): PreparedTest {
     let valid = 0;
     for (const v of grid.values) if (Number.isFinite(v)) valid++;
     coverage[name] = grid.values.length ? valid / grid.values.length : 0;
-    series[name] = movingMean(medianFilter(fillGaps(grid.values), MEDIAN_HALF_S), MEAN_HALF_S);
+    series[name] = movingMean(despike(fillGaps(grid.values), MEDIAN_HALF_S), MEAN_HALF_S);
   }
   const n = series.VO2.length;
   const peakCurve = movingMean(series.VO2, PEAK_HALF_S);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { TIER_RANK, type ModelSummary, type Surface, type Tier } from '../../src/analyses/analysis-plugin.js';
 import { PROJECT_ROOT } from '../../src/plugins.js';
 import { CHANNEL_NAMES } from '../../src/recording/recording.js';
-import { averagedRowsOf, averagedSmoothingOf, compensationSearchOf, gateFailures, scalingRangeOf, type ModelCard } from './card.js';
+import { averagedRowsOf, averagedSmoothingOf, breathDespikingOf, compensationSearchOf, gateFailures, scalingRangeOf, type ModelCard } from './card.js';
 import { vt1LandmarksOf } from './decision/unanimous-vt1.js';
 import { pipelineOf } from './pipeline.js';
 
@@ -133,6 +133,7 @@ export function loadModel(cardPath: string): RegisteredModel {
   scalingRangeOf(card);
   compensationSearchOf(card);
   vt1LandmarksOf(card);
+  breathDespikingOf(card);
   if (card.surfaces !== undefined && (!Array.isArray(card.surfaces) || card.surfaces.length === 0 || !card.surfaces.every((s) => s === 'api' || s === 'web'))) {
     throw new Error('surfaces must list api and/or web');
   }
