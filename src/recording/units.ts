@@ -59,9 +59,9 @@ export function scanNumber(s: string, report: ScanReport): number | null {
   let i = 0;
   while (i < n && isSpace(s.charCodeAt(i))) i++;
   const start = i;
-  let c = s.charCodeAt(i);
+  let c = codeAt(s, i);
   const negative = c === 45;
-  if (c === 45 || c === 43) c = s.charCodeAt(++i);
+  if (c === 45 || c === 43) c = codeAt(s, ++i);
   let mantissa = 0;
   let digits = 0;
   let fraction = 0;
@@ -69,18 +69,18 @@ export function scanNumber(s: string, report: ScanReport): number | null {
   while (c >= 48 && c <= 57) {
     mantissa = mantissa * 10 + (c - 48);
     digits++;
-    c = s.charCodeAt(++i);
+    c = codeAt(s, ++i);
   }
   if (c === 46 || c === 44) {
-    const next = s.charCodeAt(i + 1);
+    const next = codeAt(s, i + 1);
     if (digits > 0 || (next >= 48 && next <= 57)) {
       separator = c;
-      c = s.charCodeAt(++i);
+      c = codeAt(s, ++i);
       while (c >= 48 && c <= 57) {
         mantissa = mantissa * 10 + (c - 48);
         digits++;
         fraction++;
-        c = s.charCodeAt(++i);
+        c = codeAt(s, ++i);
       }
     }
   }
@@ -88,7 +88,7 @@ export function scanNumber(s: string, report: ScanReport): number | null {
   let end = i;
   if (c === 101 || c === 69) {
     let j = i + 1;
-    const sign = s.charCodeAt(j);
+    const sign = codeAt(s, j);
     if (sign === 45 || sign === 43) j++;
     const firstDigit = j;
     while (j < n && s.charCodeAt(j) >= 48 && s.charCodeAt(j) <= 57) j++;
@@ -104,6 +104,14 @@ export function scanNumber(s: string, report: ScanReport): number | null {
     value = Number(separator === 44 ? token.replace(',', '.') : token);
   }
   return Number.isFinite(value) ? value : null;
+}
+
+/**
+ * s.charCodeAt(i), or -1 past the end instead of NaN (no comparison above tells the two apart): a
+ * read past the end makes optimized code deoptimize, and every number at the end of its cell reads there.
+ */
+function codeAt(s: string, i: number): number {
+  return i < s.length ? s.charCodeAt(i) : -1;
 }
 
 /** The characters `String.prototype.trim` removes. */
