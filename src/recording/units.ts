@@ -129,7 +129,7 @@ export function parseClock(text: string): number | null {
   while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
   let i = 0;
   while (i < end && isSpace(text.charCodeAt(i))) i++;
-  const negative = text.charCodeAt(i) === 45;
+  const negative = codeAt(text, i) === 45;
   if (negative) i++;
   const first = i;
   let firstDigits = 0;
@@ -138,7 +138,7 @@ export function parseClock(text: string): number | null {
   for (;;) {
     let value = 0;
     let digits = 0;
-    for (let c = text.charCodeAt(i); i < end && c >= 48 && c <= 57; c = text.charCodeAt(++i)) {
+    for (let c = codeAt(text, i); i < end && c >= 48 && c <= 57; c = codeAt(text, ++i)) {
       value = value * 10 + (c - 48);
       digits++;
     }
