@@ -17,6 +17,8 @@ export interface ZipEntry {
   name: string;
   method: number;
   compressed: Uint8Array;
+  /** The uncompressed size the central directory states: a hint for sizing buffers, never trusted as a bound. */
+  declared_bytes?: number;
 }
 
 /**
@@ -109,6 +111,7 @@ function readDirectory(bytes: Uint8Array): ZipEntry[] {
     if (ptr + 46 > buf.length || buf.readUInt32LE(ptr) !== CENTRAL_SIGNATURE) throw damaged('central directory is cut short');
     const method = buf.readUInt16LE(ptr + 10);
     const compressedSize = buf.readUInt32LE(ptr + 20);
+    const declaredSize = buf.readUInt32LE(ptr + 24);
     const nameLen = buf.readUInt16LE(ptr + 28);
     const extraLen = buf.readUInt16LE(ptr + 30);
     const commentLen = buf.readUInt16LE(ptr + 32);
@@ -120,7 +123,7 @@ function readDirectory(bytes: Uint8Array): ZipEntry[] {
     const dataStart = localOffset + 30 + buf.readUInt16LE(localOffset + 26) + buf.readUInt16LE(localOffset + 28);
     const dataEnd = dataStart + compressedSize;
     if (dataEnd > buf.length) throw damaged(`entry ${name} is cut short`);
-    entries.push({ name, method, compressed: buf.subarray(dataStart, dataEnd) });
+    entries.push({ name, method, compressed: buf.subarray(dataStart, dataEnd), declared_bytes: declaredSize });
   }
   return entries;
 }

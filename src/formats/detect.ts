@@ -32,7 +32,9 @@ export function scoreFormats(file: FileView, plugins: readonly FormatPlugin[]): 
       return { format: plugin.meta.id, score: 0, reasons: [`detector failed: ${(err as Error).message}`] };
     }
   });
-  return candidates.sort((a, b) => b.score - a.score || a.format.localeCompare(b.format));
+  // Ties by id in code-unit order: for kebab-case ids (checkFormatPlugin) the order localeCompare
+  // gives ('-' before digits before letters), without a collator call per comparison.
+  return candidates.sort((a, b) => b.score - a.score || (a.format < b.format ? -1 : a.format > b.format ? 1 : 0));
 }
 
 /**

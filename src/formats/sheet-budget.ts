@@ -85,11 +85,19 @@ function countRowTags(bytes: Uint8Array, maxRows: number): { rows: number; cells
 
 /**
  * Output chunk for inflating an entry: zlib's default 16 KB makes a large sheet thousands of chunks to
- * copy together, about a third of its inflation time; sheet XML inflates to 4-8 times its size.
+ * copy together, about a third of its inflation time; sheet XML inflates to 4-8 times its size. When
+ * the size the archive states is plausible for its compressed bytes and within the room left, one
+ * chunk one byte larger holds the whole part, and zlib hands that chunk back without concatenating
+ * (a stated size that lies costs only more chunks, or a larger buffer, never a wrong result).
  */
-function chunkSize(entry: ZipEntry): number {
+function chunkSize(entry: ZipEntry, room: number): number {
+  const stated = entry.declared_bytes;
+  if (stated !== undefined && stated > 0 && stated < room && stated <= MAX_STATED_RATIO * entry.compressed.length + 64 * 1024) return Math.max(1024, stated + 1);
   return Math.min(1024 * 1024, Math.max(16 * 1024, 8 * entry.compressed.length));
 }
+
+/** Most a stated size may exceed the compressed bytes by to be taken as one chunk (XML compresses 5-20 fold). */
+const MAX_STATED_RATIO = 64;
 
 /**
  * Throws FILE_TOO_LARGE or RECORDING_TOO_LONG (with the limit in context) when a part passes the budget;
@@ -105,7 +113,7 @@ export function checkSheetBudget(entries: readonly ZipEntry[], budget: SheetBudg
     if (!/\.xml$/i.test(entry.name) || (entry.method !== 0 && entry.method !== 8)) continue;
     let xml: Uint8Array;
     try {
-      xml = entry.method === 0 ? entry.compressed : inflateRawSync(entry.compressed, { maxOutputLength: Math.max(1, room), chunkSize: chunkSize(entry) });
+      xml = entry.method === 0 ? entry.compressed : inflateRawSync(entry.compressed, { maxOutputLength: Math.max(1, room), chunkSize: chunkSize(entry, room) });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw inflatedTooMuch();
       // A damaged stream is left to the reader that follows, which names the damage.

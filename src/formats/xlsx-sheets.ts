@@ -178,8 +178,10 @@ function readRows(xml: string, strings: string[], maxRows: number, count: number
   const width = range.e.c - range.s.c + 1;
   const last = Math.min(range.e.r, range.s.r + count - 1);
   const out: unknown[][] = [];
+  // Every row starts as a copy of one blank row: copying is a native loop, filling one is a runtime call.
+  const blank: unknown[] = new Array(width).fill(null);
   const blankUpTo = (r: number): void => {
-    while (range.s.r + out.length <= Math.min(r, last)) out.push(new Array(width).fill(null));
+    while (range.s.r + out.length <= Math.min(r, last)) out.push(blank.slice());
   };
   let at = open + 1;
   let previous = -1;
@@ -200,7 +202,9 @@ function readRows(xml: string, strings: string[], maxRows: number, count: number
     let close = -1;
     if (!plain || r > last) {
       close = xml.indexOf('</row>', tagEnd);
-      if (close < 0 || close > end()) return null;
+      // After plain markup `</sheetData>` cannot start before this row's tag ends, so only the row is
+      // searched for it (end() would search the rest of the sheet, which a head read never needs).
+      if (close < 0 || (plain ? xml.slice(tagEnd + 1, close).includes('</sheetData>') : close > end())) return null;
     }
     if (r > last) {
       blankUpTo(last);
@@ -209,7 +213,7 @@ function readRows(xml: string, strings: string[], maxRows: number, count: number
     let row: unknown[] | null = null;
     if (r >= range.s.r) {
       blankUpTo(r - 1);
-      row = new Array(width).fill(null);
+      row = blank.slice();
       out.push(row);
     }
     let from = tagEnd + 1;
@@ -259,6 +263,13 @@ function readPlainCells(xml: string, from: number, rowNumber: number, row: unkno
     // Attributes: ` name="value"`, until the tag closes with > or />.
     while (xml.charCodeAt(i) === 32) {
       const nameAt = i + 1;
+      if (xml.charCodeAt(nameAt) === 114 && xml.charCodeAt(nameAt + 1) === 61 && xml.charCodeAt(nameAt + 2) === 34) {
+        // ` r="K300"`, read in one pass; any other value is one the general reading below refuses too.
+        i = referenceEnd(xml, nameAt + 3, rowNumber);
+        if (i < 0) return at;
+        col = referenceColumn;
+        continue;
+      }
       let k = nameAt;
       while (isNameChar(xml.charCodeAt(k))) k++;
       if (k === nameAt || xml.charCodeAt(k) !== 61 || xml.charCodeAt(k + 1) !== 34) return at;
@@ -292,14 +303,12 @@ function readPlainCells(xml: string, from: number, rowNumber: number, row: unkno
       value = strings[index];
     } else if (skipped(skip, col - firstCol)) {
       // Accepted exactly when a decoded number would be: the cell is closed after its value, which holds no entity.
-      scanEnd = xml.indexOf('<', valueAt);
-      if (scanEnd <= valueAt || hasAmpersand(xml, valueAt, scanEnd)) return at;
+      if (!plainValueAt(xml, valueAt)) return at;
       value = UNREAD;
     } else {
       const exact = decimalAt(xml, valueAt);
       if (exact === null) {
-        scanEnd = xml.indexOf('<', valueAt);
-        if (scanEnd <= valueAt || hasAmpersand(xml, valueAt, scanEnd)) return at;
+        if (!plainValueAt(xml, valueAt)) return at;
         value = parseFloat(xml.slice(valueAt, scanEnd));
       } else value = exact;
     }
@@ -307,6 +316,33 @@ function readPlainCells(xml: string, from: number, rowNumber: number, row: unkno
     if (row !== null && col >= firstCol && col <= lastCol) row[col - firstCol] = value;
     at = scanEnd + 8;
   }
+}
+
+/** The column index the last `referenceEnd` read. */
+let referenceColumn = -1;
+
+/**
+ * Reads a cell reference (`DX757`: capital letters, then the digits of row `rowNumber`) and its
+ * closing quote at xml[from]; returns the position after the quote, with the column index in
+ * referenceColumn, or -1 where `columnAt` would refuse the value (or the quote is missing).
+ */
+function referenceEnd(xml: string, from: number, rowNumber: number): number {
+  let i = from;
+  let c = xml.charCodeAt(i);
+  let col = 0;
+  while (c >= 65 && c <= 90) {
+    col = 26 * col + (c - 64);
+    c = xml.charCodeAt(++i);
+  }
+  const digitsAt = i;
+  let row = 0;
+  while (c >= 48 && c <= 57) {
+    row = 10 * row + (c - 48);
+    c = xml.charCodeAt(++i);
+  }
+  if (c !== 34 || digitsAt === from || i === digitsAt || row !== rowNumber) return -1;
+  referenceColumn = col - 1;
+  return i + 1;
 }
 
 /** Whether `</v></c>` starts at xml[at] (compared by code, which is faster than startsWith here). */
@@ -436,6 +472,20 @@ function indexAt(xml: string, from: number, count: number): number | null {
   if (i === from || index >= count) return null;
   scanEnd = i;
   return index;
+}
+
+/**
+ * Whether a value that is not empty and holds no entity starts at xml[from], ending at the next `<`
+ * (scanEnd is left there): what `indexOf('<')` and `hasAmpersand` tell, in one pass over a value
+ * of a few characters, which costs less than the search call.
+ */
+function plainValueAt(xml: string, from: number): boolean {
+  let i = from;
+  for (let c = xml.charCodeAt(i); c !== 60; c = xml.charCodeAt(++i)) {
+    if (c === 38 || Number.isNaN(c)) return false;
+  }
+  scanEnd = i;
+  return i > from;
 }
 
 function hasAmpersand(xml: string, from: number, to: number): boolean {

@@ -4,6 +4,7 @@
  * made and flagged the same way whatever the vendor.
  */
 import { parserError } from '../errors.js';
+import { intervalMedian } from './interval-median.js';
 import { checkRecordingLimits } from './limits.js';
 import {
   CHANNEL_NAMES,
@@ -66,10 +67,14 @@ export function buildRecording(raw: RawColumns): Recording {
   for (const name of CHANNEL_NAMES) {
     const data = raw.channels[name];
     if (!data) continue;
-    const values = keep.map((row) => clean(data.values[row]));
+    // One loop per channel (no callback per row): every parse runs it once per channel and row.
+    const source = data.values;
+    const values: (number | null)[] = [];
     let finite = 0;
     let zeros = 0;
-    for (const v of values) {
+    for (let i = 0; i < keep.length; i++) {
+      const v = clean(source[keep[i]]);
+      values.push(v);
       if (v === null) continue;
       finite++;
       if (v === 0) zeros++;
@@ -139,7 +144,7 @@ function repairClock(time: (number | null)[], flags: ParserFlag[]): { keep: numb
     const d = stamps[i] - stamps[i - 1];
     if (d > 0) steps.push(d);
   }
-  const typicalStep = steps.length ? positiveMedian(steps) : 1;
+  const typicalStep = steps.length ? intervalMedian(steps) : 1;
 
   const keep: number[] = [];
   const t_s: number[] = [];
@@ -225,7 +230,7 @@ function emptyBins(dts: number[], bin: number): boolean {
 function inferSampling(t_s: number[], hint: RawColumns['sampling_hint']): Recording['sampling'] {
   const dts: number[] = [];
   for (let i = 1; i < t_s.length; i++) dts.push(t_s[i] - t_s[i - 1]);
-  const med = positiveMedian(dts);
+  const med = intervalMedian(dts);
   const mean = dts.reduce((a, b) => a + b, 0) / dts.length;
   const sd = Math.sqrt(dts.reduce((a, b) => a + (b - mean) ** 2, 0) / dts.length);
   const cv = mean > 0 ? sd / mean : 0;
@@ -293,17 +298,6 @@ export function extent(values: Iterable<number | null>): [number, number] {
 export function median(values: number[]): number {
   if (values.length === 0) return Number.NaN;
   const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-/**
- * `median` of the intervals of an increasing clock: a typed array sorts numbers without a comparator
- * call per comparison, and in the same order, since no NaN and no -0 is among them.
- */
-function positiveMedian(values: number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const s = Float64Array.from(values).sort();
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }

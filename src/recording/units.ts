@@ -59,9 +59,9 @@ export function scanNumber(s: string, report: ScanReport): number | null {
   let i = 0;
   while (i < n && isSpace(s.charCodeAt(i))) i++;
   const start = i;
-  let c = s.charCodeAt(i);
+  let c = codeAt(s, i);
   const negative = c === 45;
-  if (c === 45 || c === 43) c = s.charCodeAt(++i);
+  if (c === 45 || c === 43) c = codeAt(s, ++i);
   let mantissa = 0;
   let digits = 0;
   let fraction = 0;
@@ -69,18 +69,18 @@ export function scanNumber(s: string, report: ScanReport): number | null {
   while (c >= 48 && c <= 57) {
     mantissa = mantissa * 10 + (c - 48);
     digits++;
-    c = s.charCodeAt(++i);
+    c = codeAt(s, ++i);
   }
   if (c === 46 || c === 44) {
-    const next = s.charCodeAt(i + 1);
+    const next = codeAt(s, i + 1);
     if (digits > 0 || (next >= 48 && next <= 57)) {
       separator = c;
-      c = s.charCodeAt(++i);
+      c = codeAt(s, ++i);
       while (c >= 48 && c <= 57) {
         mantissa = mantissa * 10 + (c - 48);
         digits++;
         fraction++;
-        c = s.charCodeAt(++i);
+        c = codeAt(s, ++i);
       }
     }
   }
@@ -88,7 +88,7 @@ export function scanNumber(s: string, report: ScanReport): number | null {
   let end = i;
   if (c === 101 || c === 69) {
     let j = i + 1;
-    const sign = s.charCodeAt(j);
+    const sign = codeAt(s, j);
     if (sign === 45 || sign === 43) j++;
     const firstDigit = j;
     while (j < n && s.charCodeAt(j) >= 48 && s.charCodeAt(j) <= 57) j++;
@@ -106,6 +106,14 @@ export function scanNumber(s: string, report: ScanReport): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
+/**
+ * s.charCodeAt(i), or -1 past the end instead of NaN (no comparison above tells the two apart): a
+ * read past the end makes optimized code deoptimize, and every number at the end of its cell reads there.
+ */
+function codeAt(s: string, i: number): number {
+  return i < s.length ? s.charCodeAt(i) : -1;
+}
+
 /** The characters `String.prototype.trim` removes. */
 function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13) || c === 160 || c === 0xfeff || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
@@ -121,7 +129,7 @@ export function parseClock(text: string): number | null {
   while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
   let i = 0;
   while (i < end && isSpace(text.charCodeAt(i))) i++;
-  const negative = text.charCodeAt(i) === 45;
+  const negative = codeAt(text, i) === 45;
   if (negative) i++;
   const first = i;
   let firstDigits = 0;
@@ -130,7 +138,7 @@ export function parseClock(text: string): number | null {
   for (;;) {
     let value = 0;
     let digits = 0;
-    for (let c = text.charCodeAt(i); i < end && c >= 48 && c <= 57; c = text.charCodeAt(++i)) {
+    for (let c = codeAt(text, i); i < end && c >= 48 && c <= 57; c = codeAt(text, ++i)) {
       value = value * 10 + (c - 48);
       digits++;
     }

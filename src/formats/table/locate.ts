@@ -80,10 +80,13 @@ export function recogniseRow(row: readonly unknown[] | undefined, vendor?: Vendo
 
 /** A cell whose first character is a digit, or a sign or point before one, is data, not a name. */
 function startsLikeNumber(cell: string): boolean {
+  // Never read past the end (NaN there compared as false, but made optimized code deoptimize).
+  const n = cell.length;
   let i = 0;
-  while (cell.charCodeAt(i) === 32) i++;
+  while (i < n && cell.charCodeAt(i) === 32) i++;
+  if (i >= n) return false;
   let c = cell.charCodeAt(i);
-  if (c === 45 || c === 43 || c === 46) c = cell.charCodeAt(i + 1);
+  if (c === 45 || c === 43 || c === 46) c = i + 1 < n ? cell.charCodeAt(i + 1) : -1;
   return c >= 48 && c <= 57;
 }
 
