@@ -20,47 +20,49 @@ export function maskOutliers(t_s: readonly number[], values: readonly (number | 
   const n = t_s.length;
   const resid = new Float64Array(n).fill(Number.NaN);
   const half = window_s / 2;
-  // The window's finite values in ascending order, shifted in place (no array per insert or removal).
+  // The finite values once, NaN where there is none, so the window's loops read one typed array.
+  const finite = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    const v = values[j];
+    finite[j] = v !== null && Number.isFinite(v) ? v : Number.NaN;
+  }
+  // The window's finite values in ascending order, shifted in place by plain loops (a window holds a
+  // few dozen samples, fewer than a copyWithin call costs to set up).
   const sorted = new Float64Array(n);
   let size = 0;
-  const ok = (j: number) => {
-    const v = values[j];
-    return v !== null && Number.isFinite(v);
-  };
   let lo = 0;
   let hi = 0;
   for (let i = 0; i < n; i++) {
     while (hi < n && t_s[hi] <= t_s[i] + half) {
-      if (ok(hi)) {
-        const v = values[hi] as number;
+      const v = finite[hi];
+      if (v === v) {
         const at = lowerBound(sorted, size, v);
-        sorted.copyWithin(at + 1, at, size);
+        for (let j = size; j > at; j--) sorted[j] = sorted[j - 1];
         sorted[at] = v;
         size++;
       }
       hi++;
     }
     while (t_s[lo] < t_s[i] - half) {
-      if (ok(lo)) {
-        const at = lowerBound(sorted, size, values[lo] as number);
-        sorted.copyWithin(at, at + 1, size);
+      const v = finite[lo];
+      if (v === v) {
         size--;
+        for (let j = lowerBound(sorted, size + 1, v); j < size; j++) sorted[j] = sorted[j + 1];
       }
       lo++;
     }
-    if (!ok(i) || size < 5) continue;
+    const x = finite[i];
+    if (x !== x || size < 5) continue;
     const m = size >> 1;
     const med = size % 2 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
     // Relative distance: breath noise scales with the level (about the same CV at rest and at peak).
-    if (med > 0) resid[i] = ((values[i] as number) - med) / med;
+    if (med > 0) resid[i] = (x - med) / med;
   }
   let count = 0;
   const abs = new Float64Array(n);
   for (let i = 0; i < n; i++) if (Number.isFinite(resid[i])) abs[count++] = Math.abs(resid[i]);
   if (count === 0) return [...values];
-  // A typed array sorts numerically without a comparator call per pair.
-  abs.subarray(0, count).sort();
-  const mad = abs[count >> 1];
+  const mad = nthSmallest(abs, count, count >> 1);
   const limit = k * 1.4826 * mad;
   if (!(limit > 0)) return [...values];
   return values.map((v, i) => (Number.isFinite(resid[i]) && Math.abs(resid[i]) > limit ? null : v));
@@ -76,4 +78,33 @@ function lowerBound(a: Float64Array, size: number, x: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+/**
+ * The value at index `rank` of a[0, count) sorted ascending (no NaN), found by selection (Hoare's
+ * FIND, Commun ACM 1961) in place instead of a whole sort: the same value a sort would put there.
+ */
+function nthSmallest(a: Float64Array, count: number, rank: number): number {
+  let left = 0;
+  let right = count - 1;
+  while (left < right) {
+    const pivot = a[(left + right) >> 1];
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const tmp = a[i];
+        a[i] = a[j];
+        a[j] = tmp;
+        i++;
+        j--;
+      }
+    }
+    if (rank <= j) right = j;
+    else if (rank >= i) left = i;
+    else return a[rank];
+  }
+  return a[rank];
 }

@@ -41,37 +41,54 @@ async function features(session: ort.InferenceSession, input: Float32Array, coun
   return tensor.data as Float32Array;
 }
 
+/**
+ * Windows per chunk: each chunk's heads go through the trunk and its stacked features through the
+ * dense part (640 floats a window) before the next chunk's, so a 20,000-s test's 10,000 windows do
+ * not allocate a 25-MB array and a 10-MB one per request: one chunk's 1.3 MB is reused (the CPU time
+ * is the same within noise). Every window's outputs are summed in the same order whatever the windows beside it in a run
+ * (shared-run.test.ts compares every bit, chunked and not).
+ */
+export const WINDOW_CHUNK = 512;
+
 /** The outputs [count, 3] of the windows at `starts` of the five scaled series, as runOxynet gives them for buildWindows(channels, starts). */
-export async function runOxynetShared(sessions: SplitSessions, channels: readonly ArrayLike<number>[], starts: readonly number[]): Promise<Float32Array> {
+export async function runOxynetShared(sessions: SplitSessions, channels: readonly ArrayLike<number>[], starts: readonly number[], windowChunk = WINDOW_CHUNK): Promise<Float32Array> {
   const series = interleaved(channels, starts);
   const count = starts.length;
   if (count === 0) return new Float32Array(0);
   const c = OXYNET_CHANNELS.length;
   const length = series.length / c;
-  const heads = new Float32Array(count * HEAD_S * c);
-  for (let k = 0; k < count; k++) heads.set(series.subarray(starts[k] * c, (starts[k] + HEAD_S) * c), k * HEAD_S * c);
-  const head = await features(sessions.trunk, heads, count, HEAD_S);
   // One run over the series per phase of the windows' starts against the feature steps.
-  const phases = new Map<number, Float32Array>();
+  const phases: (Float32Array | undefined)[] = [];
   for (const s of starts) {
     const phase = s % STEP_S;
-    if (!phases.has(phase)) phases.set(phase, await features(sessions.trunk, series.subarray(phase * c), 1, length - phase));
+    if (!phases[phase]) phases[phase] = await features(sessions.trunk, series.subarray(phase * c), 1, length - phase);
   }
+  // Chunks of equal size, so that no run is left with a few windows and a whole run's fixed cost.
+  const chunk = Math.ceil(count / Math.ceil(count / windowChunk));
+  const headValues = HEAD_S * c;
+  const heads = new Float32Array(chunk * headValues);
   // Time-major features: a window's are its head's four steps, then six consecutive steps of its phase's run.
   const size = FEATURE_STEPS * FEATURE_CHANNELS;
   const headSize = HEAD_STEPS * FEATURE_CHANNELS;
-  const stacked = new Float32Array(count * size);
-  for (let k = 0; k < count; k++) {
-    const s = starts[k];
-    const run = phases.get(s % STEP_S) as Float32Array;
-    const from = ((s - (s % STEP_S)) / STEP_S + HEAD_STEPS) * FEATURE_CHANNELS;
-    stacked.set(head.subarray(k * headSize, (k + 1) * headSize), k * size);
-    stacked.set(run.subarray(from, from + size - headSize), k * size + headSize);
+  const stacked = new Float32Array(chunk * size);
+  const out = new Float32Array(count * OUTPUT_COLUMNS);
+  for (let first = 0; first < count; first += chunk) {
+    const n = Math.min(chunk, count - first);
+    for (let k = 0; k < n; k++) heads.set(series.subarray(starts[first + k] * c, starts[first + k] * c + headValues), k * headValues);
+    const head = await features(sessions.trunk, n === chunk ? heads : heads.subarray(0, n * headValues), n, HEAD_S);
+    for (let k = 0; k < n; k++) {
+      const s = starts[first + k];
+      const run = phases[s % STEP_S] as Float32Array;
+      const from = ((s - (s % STEP_S)) / STEP_S + HEAD_STEPS) * FEATURE_CHANNELS;
+      stacked.set(head.subarray(k * headSize, (k + 1) * headSize), k * size);
+      stacked.set(run.subarray(from, from + size - headSize), k * size + headSize);
+    }
+    const result = await sessions.dense.run({ [FEATURES_NAME]: new ort.Tensor('float32', n === chunk ? stacked : stacked.subarray(0, n * size), [n, FEATURE_STEPS, FEATURE_CHANNELS]) });
+    const tensor = result[OUTPUT_NAME];
+    if (tensor?.dims.length !== 2 || tensor.dims[0] !== n || tensor.dims[1] !== OUTPUT_COLUMNS) {
+      throw new Error(`output shape ${tensor ? JSON.stringify(tensor.dims) : 'missing'}, expected [${n}, ${OUTPUT_COLUMNS}]`);
+    }
+    out.set(tensor.data as Float32Array, first * OUTPUT_COLUMNS);
   }
-  const out = await sessions.dense.run({ [FEATURES_NAME]: new ort.Tensor('float32', stacked, [count, FEATURE_STEPS, FEATURE_CHANNELS]) });
-  const tensor = out[OUTPUT_NAME];
-  if (tensor?.dims.length !== 2 || tensor.dims[0] !== count || tensor.dims[1] !== OUTPUT_COLUMNS) {
-    throw new Error(`output shape ${tensor ? JSON.stringify(tensor.dims) : 'missing'}, expected [${count}, ${OUTPUT_COLUMNS}]`);
-  }
-  return tensor.data as Float32Array;
+  return out;
 }

@@ -63,6 +63,16 @@ describe('the Oxynet CNN with each convolution output computed once', () => {
     });
   }
 
+  for (const chunk of [1, 2, 7, 100]) {
+    it(`gives the whole graph's bits run in chunks of at most ${chunk} windows`, async () => {
+      const channels = series(1201, 19);
+      const starts = startsOf(1201, 1, 2);
+      const expected = await runOxynet(whole, buildWindows(channels, starts), starts.length);
+      const got = await runOxynetShared(split, channels, starts, chunk);
+      expect(sameBits(got, expected)).to.equal(true);
+    });
+  }
+
   it('refuses windows that do not fit the series, as buildWindows does', async () => {
     let error: unknown = null;
     await runOxynetShared(split, series(60, 1), [30]).catch((err: unknown) => {
