@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { generateSample } from '../../src/synthetic/sample.js';
@@ -14,16 +14,40 @@ import { freePort, ROOT } from '../server/processes.js';
 /** Top-level paths the copy leaves out: what `npm ci` and `npm start` make, and the repository. */
 const LEFT_OUT = new Set(['node_modules', 'dist', 'data', '.git', 'test/output', 'scripts/train/node_modules']);
 
+/**
+ * Online, sqlite3's install script (prebuild-install) downloads its prebuilt binary; offline it
+ * compiles SQLite with node-gyp, about 2 CPU minutes that the CI's own `npm ci` has just spent on the
+ * same version. So the binary that install built is offered as the prebuild the script looks for
+ * first (its local-prebuilds folder, named in a .prebuild-installrc beside the copy: an npm_config_
+ * variable would make npm warn), and the install takes the path a networked one takes.
+ */
+function offerBuiltSqlite(copy: string, prebuilds: string): void {
+  const built = join(ROOT, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
+  const { version, binary } = JSON.parse(readFileSync(join(ROOT, 'node_modules', 'sqlite3', 'package.json'), 'utf8')) as { version: string; binary: { napi_versions: number[] } };
+  const napi = Math.max(...binary.napi_versions.filter((v) => v <= Number(process.versions.napi)));
+  const staged = join(prebuilds, 'staged');
+  mkdirSync(join(staged, 'build', 'Release'), { recursive: true });
+  cpSync(built, join(staged, 'build', 'Release', 'node_sqlite3.node'));
+  const tar = spawnSync('tar', ['-czf', join(prebuilds, `sqlite3-v${version}-napi-v${napi}-${process.platform}-${process.arch}.tar.gz`), '-C', staged, 'build'], { encoding: 'utf8' });
+  if (tar.status !== 0) throw new Error(`tar: ${tar.stderr}`);
+  writeFileSync(join(copy, '.prebuild-installrc'), `${JSON.stringify({ 'local-prebuilds': prebuilds })}\n`);
+}
+
 describe('npm ci --omit=dev, then npm start', function () {
-  // npm ci compiles the embedded store's sqlite3 (about a minute on two cores).
   this.timeout(900_000);
   let copy: string;
+  let prebuilds: string;
 
   before(() => {
     copy = mkdtempSync(join(tmpdir(), 'cpet-prod-'));
     cpSync(ROOT, copy, { recursive: true, filter: (src) => !LEFT_OUT.has(relative(ROOT, src)) });
+    prebuilds = mkdtempSync(join(tmpdir(), 'cpet-prebuilds-'));
+    offerBuiltSqlite(copy, prebuilds);
   });
-  after(() => rmSync(copy, { recursive: true, force: true }));
+  after(() => {
+    rmSync(copy, { recursive: true, force: true });
+    rmSync(prebuilds, { recursive: true, force: true });
+  });
 
   it('installs without devDependencies, starts, uploads, analyzes and computes', async () => {
     // As the README and the Dockerfile install: onnxruntime-node's CPU binaries ship in it, no CUDA download.
@@ -33,6 +57,7 @@ describe('npm ci --omit=dev, then npm start', function () {
     expect(install.stderr, 'no engine mismatch on this Node').to.not.contain('EBADENGINE');
     // tsx is a dependency (the cpet command line, and plugin packages shipped as TypeScript); the service itself runs dist/ on plain Node.
     for (const dev of ['typescript', 'mocha', 'chai', 'supertest']) expect(existsSync(join(copy, 'node_modules', dev)), dev).to.equal(false);
+    expect(existsSync(join(copy, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node')), 'sqlite3 installed its binary').to.equal(true);
 
     const port = await freePort();
     const dataDir = join(copy, 'data');
