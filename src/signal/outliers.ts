@@ -35,7 +35,7 @@ export function maskOutliers(t_s: readonly number[], values: readonly (number | 
   for (let i = 0; i < n; i++) {
     while (hi < n && t_s[hi] <= t_s[i] + half) {
       const v = finite[hi];
-      if (v === v) {
+      if (!Number.isNaN(v)) {
         const at = lowerBound(sorted, size, v);
         for (let j = size; j > at; j--) sorted[j] = sorted[j - 1];
         sorted[at] = v;
@@ -45,14 +45,14 @@ export function maskOutliers(t_s: readonly number[], values: readonly (number | 
     }
     while (t_s[lo] < t_s[i] - half) {
       const v = finite[lo];
-      if (v === v) {
+      if (!Number.isNaN(v)) {
         size--;
         for (let j = lowerBound(sorted, size + 1, v); j < size; j++) sorted[j] = sorted[j + 1];
       }
       lo++;
     }
     const x = finite[i];
-    if (x !== x || size < 5) continue;
+    if (Number.isNaN(x) || size < 5) continue;
     const m = size >> 1;
     const med = size % 2 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
     // Relative distance: breath noise scales with the level (about the same CV at rest and at peak).
