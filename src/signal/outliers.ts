@@ -5,6 +5,7 @@
  * level is a running median, the distance relative to it (breath noise is multiplicative) and
  * the SD a robust one (1.4826 x the median absolute deviation). For positive signals (gases, VE).
  */
+import { selectInPlace } from './select.js';
 
 /** Distance from the local level, in robust SDs, beyond which a breath is an outlier (Lamarra 1987). */
 export const OUTLIER_SD = 4;
@@ -62,7 +63,7 @@ export function maskOutliers(t_s: readonly number[], values: readonly (number | 
   const abs = new Float64Array(n);
   for (let i = 0; i < n; i++) if (Number.isFinite(resid[i])) abs[count++] = Math.abs(resid[i]);
   if (count === 0) return [...values];
-  const mad = nthSmallest(abs, count, count >> 1);
+  const mad = selectInPlace(abs.subarray(0, count), count >> 1);
   const limit = k * 1.4826 * mad;
   if (!(limit > 0)) return [...values];
   return values.map((v, i) => (Number.isFinite(resid[i]) && Math.abs(resid[i]) > limit ? null : v));
@@ -78,33 +79,4 @@ function lowerBound(a: Float64Array, size: number, x: number): number {
     else hi = mid;
   }
   return lo;
-}
-
-/**
- * The value at index `rank` of a[0, count) sorted ascending (no NaN), found by selection (Hoare's
- * FIND, Commun ACM 1961) in place instead of a whole sort: the same value a sort would put there.
- */
-function nthSmallest(a: Float64Array, count: number, rank: number): number {
-  let left = 0;
-  let right = count - 1;
-  while (left < right) {
-    const pivot = a[(left + right) >> 1];
-    let i = left;
-    let j = right;
-    while (i <= j) {
-      while (a[i] < pivot) i++;
-      while (a[j] > pivot) j--;
-      if (i <= j) {
-        const tmp = a[i];
-        a[i] = a[j];
-        a[j] = tmp;
-        i++;
-        j--;
-      }
-    }
-    if (rank <= j) right = j;
-    else if (rank >= i) left = i;
-    else return a[rank];
-  }
-  return a[rank];
 }
