@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { intervalMedian } from '../../src/recording/interval-median.js';
+import { createRng } from '../../src/synthetic/random.js';
 
 /** The median as a sort gives it: what intervalMedian must equal bit for bit. */
 function sortedMedian(values: number[]): number {
@@ -9,15 +10,6 @@ function sortedMedian(values: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** A deterministic stream of numbers in [0, 1). */
-function lcg(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    return x / 2 ** 32;
-  };
-}
-
 describe('intervalMedian', () => {
   it('is NaN for no values and the value itself for one', () => {
     expect(intervalMedian([])).to.be.NaN;
@@ -25,7 +17,7 @@ describe('intervalMedian', () => {
   });
 
   it('equals the sorted median on odd and even lengths, random, sorted, reversed and tied inputs', () => {
-    const next = lcg(7);
+    const { next } = createRng(7);
     for (let n = 2; n < 300; n += 7) {
       const random = Array.from({ length: n }, () => 0.2 + 3 * next());
       const ties = Array.from({ length: n }, () => Math.floor(4 * next()) + 1);

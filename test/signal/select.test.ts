@@ -1,18 +1,10 @@
 import { expect } from 'chai';
 import { selectInPlace } from '../../src/signal/select.js';
-
-/** A small deterministic generator, so a failure names an input that can be rebuilt. */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { createRng } from '../../src/synthetic/random.js';
 
 describe('selectInPlace', () => {
   it('finds at every rank the value a numeric sort puts there, and partitions around it', () => {
-    const next = lcg(7);
+    const { next } = createRng(7);
     for (const n of [1, 2, 3, 8, 31, 200]) {
       const values = Float64Array.from({ length: n }, () => Math.round(next() * 20) - 10);
       const sorted = values.slice().sort();
