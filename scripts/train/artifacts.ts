@@ -7,8 +7,15 @@
 import type { ChannelName, Recording } from '../../src/recording/recording.js';
 import { seededRandom } from './mlp.js';
 
-/** Applies one random draw of artefacts; `strength` in [0, 1] scales every one of them. */
-export function withArtifacts(rec: Recording, seed: number, strength = 1): Recording {
+/** The kinds of artefact one draw lays over a recording; each can be left out to see what it alone does (vt1-errors.ts --without). */
+export const ARTIFACT_KINDS = ['gain', 'offset', 'drift_end_tidal', 'drift_ve', 'noise'] as const;
+export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
+
+/**
+ * Applies one random draw of artefacts; `strength` in [0, 1] scales every one of them. The kinds in `without`
+ * are drawn but not applied, so every other artefact of the draw stays exactly as it was.
+ */
+export function withArtifacts(rec: Recording, seed: number, strength = 1, without: ReadonlySet<ArtifactKind> = new Set()): Recording {
   const r = seededRandom(seed);
   const u = (lo: number, hi: number) => lo + (hi - lo) * r();
   const normal = () => Math.sqrt(-2 * Math.log(Math.max(r(), 1e-12))) * Math.cos(2 * Math.PI * r());
@@ -26,10 +33,14 @@ export function withArtifacts(rec: Recording, seed: number, strength = 1): Recor
     const values = data.values.map((v, i) => {
       if (v === null) return null;
       const wave = Math.sin((2 * Math.PI * rec.t_s[i]) / driftPeriod + driftPhase);
-      let x = v * (gain[name] ?? 1) + (offset[name] ?? 0);
-      if (name === 'VE') x *= 1 + (driftAmp.VE ?? 0) * wave;
-      else x += (driftAmp[name] ?? 0) * wave;
-      if (name === 'VO2' || name === 'VCO2' || name === 'VE') x *= 1 + noiseCv * normal();
+      let x = v * (without.has('gain') ? 1 : (gain[name] ?? 1)) + (without.has('offset') ? 0 : (offset[name] ?? 0));
+      if (name === 'VE') x *= 1 + (without.has('drift_ve') ? 0 : (driftAmp.VE ?? 0)) * wave;
+      else x += (without.has('drift_end_tidal') ? 0 : (driftAmp[name] ?? 0)) * wave;
+      // The normal draw is taken whether or not it is applied, so leaving noise out shifts no later draw.
+      if (name === 'VO2' || name === 'VCO2' || name === 'VE') {
+        const e = normal();
+        if (!without.has('noise')) x *= 1 + noiseCv * e;
+      }
       return x;
     });
     channels[name] = { ...data, values };

@@ -1,11 +1,14 @@
 /**
- * `npx tsx scripts/train/vt1-errors.ts <realistic|short-tail|artefacts> [perCell] [name@version]`: where a
+ * `npx tsx scripts/train/vt1-errors.ts <realistic|short-tail|artefacts> [perCell] [name@version] [--seed-base=<seed>] [--without=<kind,...>]`: where a
  * model's VT1 error comes from on one evaluation cohort (the tests `npm run evaluate --per-cell N` reads,
  * scripts/train/evaluation-cohorts.ts), which the gate table cannot say (analyses/vt/README.md, "Where
  * VT1 goes wrong"). Per group of tests: n, VT1 time bias / MAE s, VO2 bias mL/min (estimate minus truth,
  * agreement.ts). The groups are what the cohort varies: a recorded rest before exercise, how long the test
  * runs past VT2, whether the end-of-test gases anchored the scaling range, which evidence placed VT1. The
  * artefact cohort also lists its gross errors (|time error| over GROSS_S) and the time r without them.
+ * `--seed-base` draws the artefact or short-tail tests from other seeds (exploration: 9_730_000, 9_920_000), so a
+ * constant can be chosen on tests no evaluation reads; `--without` leaves artefact kinds out of each draw
+ * (artifacts.ts ARTIFACT_KINDS; the rest of the draw unchanged), to see which kind makes the errors.
  */
 import { createVtPlugin } from '../../analyses/vt/plugin.js';
 import { DEFAULT_MODELS_DIR } from '../../analyses/vt/registry.js';
@@ -13,16 +16,22 @@ import type { Recording } from '../../src/recording/recording.js';
 import { generateTest } from '../../src/synthetic/generate.js';
 import type { GeneratorOptions, GroundTruth } from '../../src/synthetic/types.js';
 import { agreement } from './agreement.js';
-import { withArtifacts } from './artifacts.js';
-import { heldOutArtifactCohort, heldOutRealisticCohort } from './cohorts.js';
+import { ARTIFACT_KINDS, type ArtifactKind, withArtifacts } from './artifacts.js';
+import { heldOutArtifactCohort, heldOutRealisticCohort, readingDelayS } from './cohorts.js';
 import { heldOutShortTailCohort } from './evaluation-cohorts.js';
 
 /** A VT1 time error beyond this is listed on its own: a handful of them is what holds the artefact cohort's time r down. */
 const GROSS_S = 150;
 
-const cohort = process.argv[2];
-const perCell = Number(process.argv[3] ?? 30);
-const [model, version] = (process.argv[4] ?? 'gandalf@v1.4.0').split('@');
+const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
+const [cohort, perCellArg, modelArg] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const perCell = Number(perCellArg ?? 30);
+const [model, version] = (modelArg ?? 'gandalf@v1.4.0').split('@');
+const flag = (name: string) => flags.find((f) => f.startsWith(`--${name}=`))?.split('=')[1];
+const seedBase = flag('seed-base') === undefined ? null : Number(flag('seed-base'));
+const without = new Set((flag('without') ?? '').split(',').filter((k) => k !== '') as ArtifactKind[]);
+for (const k of without) if (!(ARTIFACT_KINDS as readonly string[]).includes(k)) throw new Error(`--without ${k} is not one of ${ARTIFACT_KINDS.join(', ')}`);
+if (seedBase !== null && cohort === 'realistic') throw new Error('--seed-base draws artefact or short-tail tests; the realistic cohort follows the Oxynet rows');
 const plugin = createVtPlugin({ modelsDir: DEFAULT_MODELS_DIR });
 const key = { tier: 'research' as const, allowed_models: null };
 
@@ -47,12 +56,17 @@ interface Row {
 function tests(): { options: GeneratorOptions; recording: Recording; truth: GroundTruth }[] {
   const twoThirds = Math.ceil((perCell * 2) / 3);
   if (cohort === 'realistic') return heldOutRealisticCohort().map((options) => ({ ...generateTest(options), options }));
-  if (cohort === 'short-tail') return heldOutShortTailCohort(perCell).map((options) => ({ ...generateTest(options), options }));
+  if (cohort === 'short-tail')
+    return heldOutShortTailCohort(perCell)
+      .map((o, i) => (seedBase === null ? o : { ...o, seed: seedBase + i }))
+      .map((options) => ({ ...generateTest(options), options }));
   if (cohort === 'artefacts')
-    return heldOutArtifactCohort(twoThirds).map((options) => {
-      const g = generateTest(options);
-      return { options, truth: g.truth, recording: withArtifacts(g.recording, options.seed) };
-    });
+    return heldOutArtifactCohort(twoThirds)
+      .map((o, i) => (seedBase === null ? o : { ...o, seed: seedBase + i, realism: { reading_delay_s: { vt1: readingDelayS(seedBase + i), vt2: 0 } } }))
+      .map((options) => {
+        const g = generateTest(options);
+        return { options, truth: g.truth, recording: withArtifacts(g.recording, options.seed, 1, without) };
+      });
   throw new Error(`cohort ${cohort} is not one of realistic, short-tail, artefacts`);
 }
 
@@ -101,7 +115,9 @@ function tail(r: Row): string {
   return s <= 60 ? '10-60 s past VT2' : s <= 115 ? '61-115 s past VT2' : 'over 115 s past VT2';
 }
 
-console.log(`${model} ${version}, ${cohort} cohort (perCell ${perCell}): VT1 of ${rows.length} tests with a true VT1 the model answered`);
+console.log(
+  `${model} ${version}, ${cohort} cohort (perCell ${perCell}${seedBase === null ? '' : `, seeds ${seedBase} + i`}${without.size ? `, without ${[...without].join(', ')}` : ''}): VT1 of ${rows.length} tests with a true VT1 the model answered`,
+);
 summary('all', rows);
 groups('placement', (r) => r.placed_by);
 groups('scaling range', (r) => (r.compensation_s === null ? 'measured (no compensation found)' : 'anchored at the compensation'));
