@@ -91,21 +91,23 @@ export const ONE_ROUND: WarmUpPlan = { rounds: 1, budget_ms: 0 };
  * V8 optimises a function only once it has run often enough, and vt's functions kept being optimised
  * until about its 45th call (node --trace-opt), at two to three times its steady-state time until then:
  * the service's plan (config.ts WARM_UP_ROUNDS) runs more rounds. Run once per thread before it takes
- * tasks (worker.mjs).
+ * tasks (worker.mjs). Returns the rounds it ran.
  */
-export async function warmUp(packages: string[] = [], plan: WarmUpPlan = ONE_ROUND): Promise<void> {
+export async function warmUp(packages: string[] = [], plan: WarmUpPlan = ONE_ROUND): Promise<number> {
   const until = performance.now() + plan.budget_ms;
   const { plugins, metrics } = await loadRegistries(packages);
   for (const analysis of plugins.analyses) await analysis.warmUp?.();
   const names = plugins.analyses.map((a) => a.name);
   const metricNames = metrics.list().map((m) => m.name);
   const encoded = [generateSampleTest(false).recording, generateTest({ seed: 1, protocol: 'ramp' }).recording, generateSampleTest(true).recording].map(encodeRecording);
-  for (let round = 0; round < plan.rounds && (round === 0 || performance.now() < until); round++) {
+  let round = 0;
+  for (; round < plan.rounds && (round === 0 || performance.now() < until); round++) {
     for (const block of encoded) {
       await runAnalyses(recordingOf({ encoded: block }), names, plugins.analyses, { key: { tier: 'research', allowed_models: null } });
       metrics.compute(recordingOf({ encoded: block }), metricNames);
     }
   }
+  return round;
 }
 
 /** Frees every analysis's native resources in this thread (worker.mjs, when the pool closes). */
