@@ -99,7 +99,7 @@ export async function warmUp(packages: string[] = [], plan: WarmUpPlan = ONE_ROU
   for (const analysis of plugins.analyses) await analysis.warmUp?.();
   const names = plugins.analyses.map((a) => a.name);
   const metricNames = metrics.list().map((m) => m.name);
-  const encoded = [generateSampleTest(false).recording, generateTest({ seed: 1, protocol: 'ramp' }).recording, generateSampleTest(true).recording].map(encodeRecording);
+  const encoded = warmUpRecordings().map(encodeRecording);
   let round = 0;
   for (; round < plan.rounds && (round === 0 || performance.now() < until); round++) {
     for (const block of encoded) {
@@ -108,6 +108,25 @@ export async function warmUp(packages: string[] = [], plan: WarmUpPlan = ONE_ROU
     }
   }
   return round;
+}
+
+/**
+ * The tests a thread warms up on. Besides the sample's 2-s rows, a breath-by-breath ramp and an
+ * oscillating test: a treadmill test (speed and grade, no load) and a ramp with the gas channels alone,
+ * as many exports carry. V8 compiles property reads for the hidden classes it has seen, and a
+ * recording's channels object has one per set of channels: trained on one set, vt's functions were
+ * deoptimised ("wrong map", node --trace-deopt) on the first real test, which had another.
+ */
+function warmUpRecordings(): Recording[] {
+  const ramp = generateTest({ seed: 1, protocol: 'ramp' }).recording;
+  const { VO2, VCO2, VE, PetO2, PetCO2 } = ramp.channels;
+  return [
+    generateSampleTest(false).recording,
+    ramp,
+    generateSampleTest(true).recording,
+    generateTest({ seed: 2, protocol: 'treadmill' }).recording,
+    { ...ramp, channels: { VO2, VCO2, VE, PetO2, PetCO2 } },
+  ];
 }
 
 /** Frees every analysis's native resources in this thread (worker.mjs, when the pool closes). */
