@@ -59,7 +59,14 @@ export async function createService(config: Config, options: { store?: Store; na
     loadApiDocument(),
     plugins.formats.map((f) => f.meta.id),
   );
-  const runner = createTaskRunner({ workers: config.workers, taskTimeoutMs: ops.taskTimeoutMs, workerMemoryMb: ops.workerMemoryMb, queueLimit: ops.workerQueueLimit, packages: config.formatPackages });
+  const runner = createTaskRunner({
+    workers: config.workers,
+    taskTimeoutMs: ops.taskTimeoutMs,
+    workerMemoryMb: ops.workerMemoryMb,
+    queueLimit: ops.workerQueueLimit,
+    packages: config.formatPackages,
+    warmUp: { rounds: ops.warmUpRounds, budget_ms: ops.warmUpBudgetMs },
+  });
   telemetry.watchWorkers(() => runner.load());
   const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const deps: ServiceDeps = {

@@ -10,7 +10,7 @@
 import { Piscina } from 'piscina';
 import { ServiceError, serviceUnavailable } from '../errors.js';
 import { FairQueue, QueueFullError } from './fair-queue.js';
-import { handOver, runTask, type Task, type TaskResult } from './tasks.js';
+import { handOver, ONE_ROUND, runTask, type Task, type TaskResult, type WarmUpPlan } from './tasks.js';
 
 export interface TaskRunner {
   /** Runs a task for `owner` (the API key id), waiting its turn among the other keys' tasks. */
@@ -33,6 +33,8 @@ export interface RunnerOptions {
   queueLimit: number;
   /** Format plugin packages, loaded by each thread as it warms up (the tasks name the same). */
   packages?: string[];
+  /** How each thread warms up before it takes tasks (tasks.ts); default one round. */
+  warmUp?: WarmUpPlan;
 }
 
 /** The task a worker thread runs when readiness asks whether the pool answers. */
@@ -63,7 +65,7 @@ export function createTaskRunner(options: RunnerOptions): TaskRunner {
     // Every thread starts (and warms up) with the pool, so no request waits for a thread to be built.
     minThreads: options.workers,
     maxThreads: options.workers,
-    workerData: { packages: options.packages ?? [], warm: warm.buffer },
+    workerData: { packages: options.packages ?? [], warm: warm.buffer, warm_up: options.warmUp ?? ONE_ROUND },
     idleTimeout: 60_000,
     resourceLimits: { maxOldGenerationSizeMb: options.workerMemoryMb },
   });

@@ -23,7 +23,7 @@ if (existsSync(built)) {
 // A warm-up that fails leaves the same failure to the request that meets it, which reports it in its answer.
 // A pool already closing skips it: the thread would only be stopped in the middle of it.
 if (!shared || Atomics.load(shared, 2) === 0) {
-  await tasks.warmUp(workerData?.packages ?? []).catch(() => undefined);
+  await tasks.warmUp(workerData?.packages ?? [], workerData?.warm_up).catch(() => undefined);
 }
 if (shared) Atomics.add(shared, 0, 1);
 

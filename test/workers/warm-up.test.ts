@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createTaskRunner } from '../../src/workers/pool.js';
-import { runTask } from '../../src/workers/tasks.js';
+import { runTask, warmUp } from '../../src/workers/tasks.js';
 import { encodeRecording } from '../../src/store/record-codec.js';
 import { generateSampleTest } from '../../src/synthetic/sample.js';
 
@@ -32,5 +32,22 @@ describe('worker warm-up before readiness (issue 23)', () => {
     } finally {
       await runner.close();
     }
+  });
+});
+
+describe('warm-up plan (issue 23: V8 optimises vt only after tens of calls)', () => {
+  it('runs the rounds it is asked for within its budget', async function () {
+    this.timeout(120_000);
+    expect(await warmUp([], { rounds: 3, budget_ms: 60_000 })).to.equal(3);
+  });
+
+  it('starts no round past its budget, but always runs the first', async function () {
+    this.timeout(120_000);
+    expect(await warmUp([], { rounds: 1000, budget_ms: 0 })).to.equal(1);
+  });
+
+  it('builds the sessions alone with no rounds', async function () {
+    this.timeout(120_000);
+    expect(await warmUp([], { rounds: 0, budget_ms: 60_000 })).to.equal(0);
   });
 });
