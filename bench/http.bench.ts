@@ -83,6 +83,7 @@ async function oneWorkerLoad(dir: string, sample: BenchRecording): Promise<{ tim
   try {
     const { key } = await service.deps.store.keys.create({ name: 'bench-one-worker', tier: 'research', products: ['vt', 'eov', 'substrate'] });
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await untilReady(base);
     const headers = { 'X-API-Key': key, 'Content-Type': 'application/json' };
     const created = await fetch(`${base}/v1/cpet/content`, { method: 'POST', headers, body: JSON.stringify({ filename: sample.file.name, content: sample.file.bytes.toString('utf8') }) });
     const id = ((await created.json()) as { cpet_id: string }).cpet_id;
@@ -94,6 +95,14 @@ async function oneWorkerLoad(dir: string, sample: BenchRecording): Promise<{ tim
     server.closeAllConnections();
     await service.close();
   }
+}
+
+/**
+ * Waits for /ready: a load balancer sends a service no request before it answers 200, so no figure should
+ * include a worker's warm-up (the first-call row measures what follows it).
+ */
+async function untilReady(base: string): Promise<void> {
+  while ((await fetch(`${base}/ready`)).status !== 200) await new Promise((r) => setTimeout(r, 20));
 }
 
 /** Requests to one service, from this process (the figures read here are the worker's own latency, or a first call's wall time). */
@@ -128,7 +137,7 @@ async function firstAfterStart(dir: string, real: BenchRecording): Promise<Bench
   try {
     const { key } = await service.deps.store.keys.create({ name: 'bench-first', tier: 'research', products: ['vt', 'eov', 'substrate'] });
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    while ((await fetch(`${base}/ready`)).status !== 200) await new Promise((r) => setTimeout(r, 20));
+    await untilReady(base);
     const readyMs = performance.now() - started;
     const id = await upload(base, key, real);
     const first = (await analyzeOnce(base, key, id, {})).wall_ms;
@@ -156,6 +165,7 @@ export default async function httpBench(): Promise<{ title: string; rows: BenchR
   const server = createServer(service.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await untilReady(base);
   const json = { 'X-API-Key': key, 'Content-Type': 'application/json' };
   const metrics = service.deps.metrics.list().map((m) => m.name);
   const rows: BenchRow[] = [];
