@@ -2,11 +2,15 @@
  * Admission to the worker threads, fair between API keys: each key has its own first-in-first-out
  * line and the free threads serve the keys in turn, so a key that queues fifty slow uploads delays
  * another key's one request by at most one task. With more than one thread a key may hold all but
- * one of them, so one key's pathological files can never occupy every thread at once.
+ * one of them, so one key's pathological files can never occupy every thread at once. A bounded task
+ * (one whose work the service's own limits bound, such as an analysis of a stored recording) may take
+ * that last thread when no key under its share waits: otherwise one key's analyses ran on one thread
+ * of two while the other idled (issue 23), and a key arriving then waits for one bounded task at most.
  */
 
 interface Waiting<T> {
   start: () => Promise<T>;
+  bounded: boolean;
   resolve: (value: T) => void;
   reject: (reason: unknown) => void;
 }
@@ -56,8 +60,11 @@ export class FairQueue<T> {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Runs `start` when a slot is free and it is `owner`'s turn; settles with its result. */
-  push(owner: string, start: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `start` when a slot is free and it is `owner`'s turn; settles with its result. A `bounded`
+   * task may use the slot the owner's share leaves to others while nobody under their share waits.
+   */
+  push(owner: string, start: () => Promise<T>, bounded = false): Promise<T> {
     if (this.waitingCount >= this.limit) return Promise.reject(new QueueFullError(this.limit));
     return new Promise<T>((resolve, reject) => {
       let line = this.lines.get(owner);
@@ -65,19 +72,27 @@ export class FairQueue<T> {
         line = [];
         this.lines.set(owner, line);
       }
-      line.push({ start, resolve, reject });
+      line.push({ start, bounded, resolve, reject });
       this.waitingCount++;
       this.dispatch();
     });
   }
 
+  /** Whether `candidate` was served longer ago than `other` (or there is no other). */
+  private servedBefore(candidate: string, other: string | null): boolean {
+    return other === null || (this.lastServed.get(candidate) ?? -1) < (this.lastServed.get(other) ?? -1);
+  }
+
   private dispatch(): void {
     while (this.runningCount < this.slots) {
       let owner: string | null = null;
-      for (const candidate of this.lines.keys()) {
-        if ((this.running.get(candidate) ?? 0) >= this.perOwner) continue;
-        if (owner === null || (this.lastServed.get(candidate) ?? -1) < (this.lastServed.get(owner) ?? -1)) owner = candidate;
+      let borrower: string | null = null;
+      for (const [candidate, waiting] of this.lines) {
+        if ((this.running.get(candidate) ?? 0) < this.perOwner) {
+          if (this.servedBefore(candidate, owner)) owner = candidate;
+        } else if (waiting[0].bounded && this.servedBefore(candidate, borrower)) borrower = candidate;
       }
+      owner ??= borrower;
       if (owner === null) return;
       const served: string = owner;
       const line = this.lines.get(served) as Waiting<T>[];

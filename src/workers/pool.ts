@@ -118,8 +118,9 @@ export function createTaskRunner(options: RunnerOptions): TaskRunner {
   return {
     run: (task, owner = 'anonymous') => {
       if (closing) return Promise.reject(serviceUnavailable('The service is shutting down; retry on another instance.', 'shutting_down', 1));
+      // Analyses, metrics and curves read a stored recording, which the upload limits bound; a parse reads any file.
       return queue
-        .push(owner, () => execute(task))
+        .push(owner, () => execute(task), task.kind !== 'parse')
         .catch((err: unknown) => {
           if (err instanceof QueueFullError) throw serviceUnavailable(`Every worker is busy and ${err.limit} tasks are waiting; retry shortly.`, 'workers_busy', 2);
           throw err;

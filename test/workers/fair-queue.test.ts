@@ -53,6 +53,45 @@ describe('fair admission to the workers', () => {
     expect(q.active).to.equal(0);
   });
 
+  it("lets one key's bounded tasks take the last slot while nobody else waits, and serves another key first once a slot frees", async () => {
+    const q = new FairQueue<string>(2, 100);
+    const log: string[] = [];
+    const a = Array.from({ length: 4 }, (_, i) => gated(log, `a${i}`));
+    const pending = a.map((t) => q.push('A', t.start, true));
+    await tick();
+    expect(log).to.deep.equal(['a0', 'a1']);
+    expect(q.active).to.equal(2);
+    const b = gated(log, 'b0');
+    pending.push(q.push('B', b.start, true));
+    await tick();
+    expect(log).to.deep.equal(['a0', 'a1']);
+    a[0].finish();
+    await tick();
+    expect(log).to.deep.equal(['a0', 'a1', 'b0']);
+    for (const t of [...a, b]) t.finish();
+    await Promise.all(pending);
+    expect(q.active).to.equal(0);
+  });
+
+  it('keeps the last slot from unbounded tasks even behind a bounded one of the same key', async () => {
+    const q = new FairQueue<string>(2, 100);
+    const log: string[] = [];
+    const parse = gated(log, 'parse');
+    const analyze = gated(log, 'analyze');
+    const parse2 = gated(log, 'parse2');
+    const pending = [q.push('A', parse.start), q.push('A', analyze.start, true), q.push('A', parse2.start)];
+    await tick();
+    expect(log).to.deep.equal(['parse', 'analyze']);
+    analyze.finish();
+    await tick();
+    expect(log, 'a second unbounded task took the last slot').to.deep.equal(['parse', 'analyze']);
+    parse.finish();
+    await tick();
+    expect(log).to.deep.equal(['parse', 'analyze', 'parse2']);
+    parse2.finish();
+    await Promise.all(pending);
+  });
+
   it('refuses past its waiting limit, and a failing task frees its slot', async () => {
     const q = new FairQueue<string>(1, 1);
     const log: string[] = [];
