@@ -179,16 +179,31 @@ type SignHinges = readonly [Hinge | null, Hinge | null, Hinge | null];
  */
 const fitted = new WeakMap<PreparedTest, Map<string, SignHinges>>();
 
+/** The grid's seconds and VE/VCO2 over [0, hi] and on to the test's end: each span reads a prefix of the same values. */
+const series = new WeakMap<PreparedTest, { time: Float64Array; ratio: Float64Array }>();
+
+function seriesOf(test: PreparedTest, hi: number): { time: Float64Array; ratio: Float64Array } {
+  const known = series.get(test);
+  if (known && known.time.length > hi) return known;
+  const n = Math.max(test.n, hi + 1);
+  const time = new Float64Array(n);
+  const ratio = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    time[i] = i;
+    ratio[i] = test.vco2[i] > 0 ? (1000 * test.ve[i]) / test.vco2[i] : 0;
+  }
+  const made = { time, ratio };
+  series.set(test, made);
+  return made;
+}
+
 function signHinges(test: PreparedTest, lo: number, hi: number): SignHinges {
   const spans = fitted.get(test) ?? new Map<string, SignHinges>();
   fitted.set(test, spans);
   const key = `${lo}:${hi}`;
   const known = spans.get(key);
   if (known) return known;
-  const n = hi + 1;
-  const time = Float64Array.from({ length: n }, (_, i) => i);
-  const ratio = new Float64Array(n);
-  for (let i = 0; i < n; i++) ratio[i] = test.vco2[i] > 0 ? (1000 * test.ve[i]) / test.vco2[i] : 0;
+  const { time, ratio } = seriesOf(test, hi);
   const fits = hi - lo >= MIN_BEFORE_S + MIN_AFTER_S;
   const hinges: SignHinges = fits ? [bestHinge(time, ratio, lo, hi), bestHinge(time, test.petco2, lo, hi), bestHinge(test.vco2, test.ve, lo, hi)] : [null, null, null];
   spans.set(key, hinges);

@@ -35,24 +35,37 @@ export function bestKnotsBySums(x: ArrayLike<number>, y: ArrayLike<number>, lo: 
     xs[i] = x[lo + i] - mx;
     ys[i] = y[lo + i] - my;
   }
-  const order = Uint32Array.from({ length: n }, (_, i) => i);
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
   let ascending = true;
   for (let i = 1; i < n && ascending; i++) ascending = xs[i] >= xs[i - 1];
   // Time is already in order; a channel (VCO2 for VE against VCO2) is sorted.
   if (!ascending) order.sort((a, b) => xs[a] - xs[b]);
-  // Suffix sums over the points in ascending x: entry p sums the points order[p..n-1].
-  const cnt = new Float64Array(n + 1);
+  // Suffix sums over the points in ascending x: entry p sums the points order[p..n-1] (n - p of them).
   const sx = new Float64Array(n + 1);
   const sxx = new Float64Array(n + 1);
   const sy = new Float64Array(n + 1);
   const sxy = new Float64Array(n + 1);
   for (let p = n - 1; p >= 0; p--) {
     const i = order[p];
-    cnt[p] = cnt[p + 1] + 1;
     sx[p] = sx[p + 1] + xs[i];
     sxx[p] = sxx[p + 1] + xs[i] * xs[i];
     sy[p] = sy[p + 1] + ys[i];
     sxy[p] = sxy[p + 1] + xs[i] * ys[i];
+  }
+  // above[p]: the first position after p whose x is strictly greater, so a knot's first point above it is
+  // above[rank[knot]] without a bisection per knot. A NaN leaves the order unsorted: those stretches bisect as before.
+  const rank = new Uint32Array(n);
+  const above = new Uint32Array(n);
+  let sorted = true;
+  above[n - 1] = n;
+  rank[order[n - 1]] = n - 1;
+  for (let p = n - 2; p >= 0; p--) {
+    const here = xs[order[p]];
+    const next = xs[order[p + 1]];
+    if (!(here <= next)) sorted = false;
+    above[p] = next > here ? p + 1 : above[p + 1];
+    rank[order[p]] = p;
   }
   const Sxx = sxx[0];
   const Sxy = sxy[0];
@@ -62,14 +75,14 @@ export function bestKnotsBySums(x: ArrayLike<number>, y: ArrayLike<number>, lo: 
   for (let k = kFrom; k <= kTo; k++) {
     const xk = xs[k - lo];
     // The first point in ascending x strictly above the knot: the points where the hinge term is non-zero.
-    let a = 0;
+    let a = sorted ? above[rank[k - lo]] : 0;
     let b = n;
-    while (a < b) {
+    while (!sorted && a < b) {
       const mid = (a + b) >> 1;
       if (xs[order[mid]] > xk) b = mid;
       else a = mid + 1;
     }
-    const m = cnt[a];
+    const m = n - a;
     // Sums of u = x - xk and h = max(0, u); the stretch's own sums of x and y are zero about their means.
     const su = -n * xk;
     const suu = Sxx + n * xk * xk;
