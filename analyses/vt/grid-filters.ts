@@ -28,67 +28,75 @@ export function fillGaps(values: Float64Array): Float64Array {
  * then by index (the order a stable sort of the window gives them), so the median is the very sample
  * (the same bits, -0 included) that sorting each window would pick; a step inserts one index and
  * removes one (the leaving sample's slot found by bisection, the entering one moved from there to
- * its place: at most the window's width of moves, 15 in preprocess.ts, cheaper than any heap).
+ * its place: at most the window's width of moves, 15 in preprocess.ts, cheaper than any heap). Each
+ * slot holds its sample's value beside its index, so a comparison reads no sample through an index.
  */
 export function medianFilter(values: Float64Array, half: number): Float64Array {
   const n = values.length;
   const out = new Float64Array(n);
   if (n === 0) return out;
-  const win = new Int32Array(Math.min(n, 2 * half + 1));
+  const width = Math.min(n, 2 * half + 1);
+  const win = new Int32Array(width);
+  const val = new Float64Array(width);
   let size = 0;
-  /** The first slot whose sample does not sort before sample i (i's own slot when i is in the window). */
-  const slotOf = (i: number): number => {
-    let lo = 0;
-    let hi = size;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (sortsBefore(values, win[mid], i)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  const add = (i: number): void => {
-    const at = slotOf(i);
-    for (let k = size; k > at; k--) win[k] = win[k - 1];
-    win[at] = i;
-    size++;
-  };
-  const drop = (i: number): void => {
-    const at = slotOf(i);
-    size--;
-    for (let k = at; k < size; k++) win[k] = win[k + 1];
-  };
-  /** Sample `i` takes the place of sample `o`, moved from o's slot to its own. */
-  const replace = (o: number, i: number): void => {
-    let k = slotOf(o);
-    while (k > 0 && sortsBefore(values, i, win[k - 1])) {
+  // The order test is written out in each loop (value, then index) rather than called through closures: half the time.
+  for (let j = 0; j <= Math.min(n - 1, half); j++) {
+    const v = values[j];
+    let k = size;
+    while (k > 0 && (v < val[k - 1] || (v === val[k - 1] && j < win[k - 1]))) {
       win[k] = win[k - 1];
+      val[k] = val[k - 1];
       k--;
     }
-    while (k < size - 1 && sortsBefore(values, win[k + 1], i)) {
-      win[k] = win[k + 1];
-      k++;
-    }
-    win[k] = i;
-  };
-  for (let j = 0; j <= Math.min(n - 1, half); j++) add(j);
+    win[k] = j;
+    val[k] = v;
+    size++;
+  }
   for (let i = 0; i < n; i++) {
     if (i > 0) {
-      const enters = i + half < n;
-      const leaves = i - half - 1 >= 0;
-      if (enters && leaves) replace(i - half - 1, i + half);
-      else if (enters) add(i + half);
-      else if (leaves) drop(i - half - 1);
+      // e enters the window and o leaves it; e starts from o's slot (found by bisection) or from the end.
+      const e = i + half;
+      const o = i - half - 1;
+      let k = size;
+      if (o >= 0) {
+        const vo = values[o];
+        let lo = 0;
+        let hi = size;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          const vm = val[mid];
+          if (vm < vo || (vm === vo && win[mid] < o)) lo = mid + 1;
+          else hi = mid;
+        }
+        k = lo;
+        if (e >= n) {
+          size--;
+          for (; k < size; k++) {
+            win[k] = win[k + 1];
+            val[k] = val[k + 1];
+          }
+        }
+      } else if (e < n) size++;
+      if (e < n) {
+        const v = values[e];
+        while (k > 0 && (v < val[k - 1] || (v === val[k - 1] && e < win[k - 1]))) {
+          win[k] = win[k - 1];
+          val[k] = val[k - 1];
+          k--;
+        }
+        while (k < size - 1 && (val[k + 1] < v || (val[k + 1] === v && win[k + 1] < e))) {
+          win[k] = win[k + 1];
+          val[k] = val[k + 1];
+          k++;
+        }
+        win[k] = e;
+        val[k] = v;
+      }
     }
     const m = size >> 1;
-    out[i] = size % 2 ? values[win[m]] : (values[win[m - 1]] + values[win[m]]) / 2;
+    out[i] = size % 2 ? val[m] : (val[m - 1] + val[m]) / 2;
   }
   return out;
-}
-
-/** The window order: by value, then by index (-0 and +0 are equal values, so they keep their index order). */
-function sortsBefore(values: Float64Array, a: number, b: number): boolean {
-  return values[a] < values[b] || (values[a] === values[b] && a < b);
 }
 
 /** Centred moving mean over `2 * half + 1` points (shrinking at the edges); input must be NaN-free. */
