@@ -38,6 +38,26 @@ interface MorletFilter {
  */
 export type FilterTable = Map<number, MorletFilter>;
 
+/**
+ * Filter tables by FFT size and spacing, kept across recordings: a filter depends on nothing else,
+ * and recordings of one length and interval (the public sample, request after request) ask for the
+ * same periods, whose exponentials were a sixth of eov's time on the sample (issue 23).
+ */
+const sharedTables = new Map<string, FilterTable>();
+/** Gains computed since the shared tables were last dropped: past 16 MB of them they are dropped and refilled, with the same numbers. */
+const MAX_SHARED_GAINS = 1 << 21;
+let sharedGains = 0;
+
+function sharedTable(size: number, dt_s: number): FilterTable {
+  const key = `${size} ${dt_s}`;
+  let table = sharedTables.get(key);
+  if (!table) {
+    table = new Map();
+    sharedTables.set(key, table);
+  }
+  return table;
+}
+
 /** Wavelet scale (s) of the Morlet whose peak response sits at `period_s`. */
 export function scaleForPeriod(period_s: number): number {
   return (MORLET_OMEGA0 * period_s) / (2 * Math.PI);
@@ -48,7 +68,7 @@ export function scaleForPeriod(period_s: number): number {
  * edges continuous, so the ends add no spurious broadband power).
  */
 export function spectrumOf(values: Float64Array, dt_s: number, pad_s: number): Spectrum {
-  return spectrumPadded(values, dt_s, Math.ceil(pad_s / dt_s), new Map());
+  return spectrumPadded(values, dt_s, Math.ceil(pad_s / dt_s), null);
 }
 
 /** Spectrum of another series of the same length with the same padding and FFT size as `like`. */
@@ -56,7 +76,8 @@ export function spectrumLike(values: Float64Array, like: Spectrum): Spectrum {
   return spectrumPadded(values, like.dt_s, like.pad, like.filters);
 }
 
-function spectrumPadded(values: Float64Array, dt_s: number, padPoints: number, filters: FilterTable): Spectrum {
+/** `filters` null: the shared table of the spectrum's size and spacing. */
+function spectrumPadded(values: Float64Array, dt_s: number, padPoints: number, filters: FilterTable | null): Spectrum {
   const n = values.length;
   const pad = Math.max(0, Math.min(n - 1, padPoints));
   let size = 2;
@@ -72,7 +93,7 @@ function spectrumPadded(values: Float64Array, dt_s: number, padPoints: number, f
   const bins = new Float64Array(2 * size);
   fft.realTransform(bins, input);
   fft.completeSpectrum(bins);
-  return { size, n, pad, dt_s, bins, filters };
+  return { size, n, pad, dt_s, bins, filters: filters ?? sharedTable(size, dt_s) };
 }
 
 /** Widths of the Morlet's Gaussian kept: beyond 6 its gain is below 1.6e-8. */
@@ -102,6 +123,11 @@ function morletFilter(size: number, dt_s: number, period_s: number, table: Filte
     const gains = new Float64Array(Math.max(0, hi - lo + 1));
     for (let k = lo; k <= hi; k++) gains[k - lo] = morletGain(k, size, dt_s, scale);
     filter = { lo, hi, gains };
+    if (sharedGains + gains.length > MAX_SHARED_GAINS) {
+      sharedTables.clear();
+      sharedGains = 0;
+    }
+    sharedGains += gains.length;
     table.set(period_s, filter);
   }
   return filter;

@@ -4,7 +4,7 @@
  * (Torrence and Compo 1998: the 95 % point of the chi-square(2)/2 background ratio is 3.0).
  */
 import { expectedNoisePower, spectrumOf, waveletPower, waveletRow, type Spectrum } from './morlet.js';
-import { centredMean, detrendGainAtBin, fitRedNoise, redNoisePower, type RedNoise } from './series.js';
+import { centredMean, detrendGainAtBin, fitRedNoise, redNoisePowerAt, type RedNoise } from './series.js';
 
 /** Periods per octave: fine enough to place a peak within a few per cent before interpolation. */
 export const VOICES_PER_OCTAVE = 12;
@@ -47,6 +47,36 @@ export function periodGrid(lo_s: number, hi_s: number): Float64Array {
   return out;
 }
 
+/** Per bin of an FFT size: cos(2 pi k / size), and the detrend's gain (series.ts), the same numbers whichever noise is read through them. */
+interface BinGeometry {
+  cos: Float64Array;
+  gain: Float64Array;
+}
+
+/**
+ * Bin geometry by FFT size and detrend length, kept across recordings: both backgrounds of every
+ * recording of one length and interval read the same table, whose trigonometry was redone per
+ * background (issue 23). A few sizes at most are kept (a 2^17-point table is 1 MB).
+ */
+const geometries = new Map<string, BinGeometry>();
+const MAX_GEOMETRIES = 4;
+
+function binGeometry(size: number, detrendPts: number): BinGeometry {
+  const key = `${size} ${detrendPts}`;
+  let geometry = geometries.get(key);
+  if (!geometry) {
+    const half = size / 2;
+    geometry = { cos: new Float64Array(half), gain: new Float64Array(half) };
+    for (let k = 0; k < half; k++) {
+      geometry.cos[k] = Math.cos((2 * Math.PI * k) / size);
+      geometry.gain[k] = detrendGainAtBin(k, size, detrendPts);
+    }
+    if (geometries.size >= MAX_GEOMETRIES) geometries.delete(geometries.keys().next().value as string);
+    geometries.set(key, geometry);
+  }
+  return geometry;
+}
+
 /** Expected background power of one spectrum's noise at any period. */
 export type NoiseBackground = (period_s: number) => number;
 
@@ -56,10 +86,11 @@ export type NoiseBackground = (period_s: number) => number;
  */
 export function noiseBackground(spec: Spectrum, noise: RedNoise, detrendPts: number): NoiseBackground {
   const half = spec.size / 2;
+  const { cos, gain } = binGeometry(spec.size, detrendPts);
   const perBin = new Float64Array(half);
   for (let k = 0; k < half; k++) {
-    const g = detrendGainAtBin(k, spec.size, detrendPts);
-    perBin[k] = redNoisePower(noise, k, spec.size) * g * g;
+    const g = gain[k];
+    perBin[k] = redNoisePowerAt(noise, cos[k]) * g * g;
   }
   return (period_s) => expectedNoisePower(spec.size, spec.dt_s, period_s, (k) => perBin[k], spec.filters);
 }
