@@ -89,7 +89,7 @@ export const ONE_ROUND: WarmUpPlan = { rounds: 1, budget_ms: 0 };
  * breath-by-breath recordings and of oscillating ones to the first real test, several times a warm
  * call: so also a breath-by-breath ramp and the oscillating sample. One round builds the sessions, but
  * V8 optimises a function only once it has run often enough, and vt's functions kept being optimised
- * until about its 45th call (node --trace-opt), at two to three times its steady-state time until then:
+ * until about its 45th call (node --trace-opt), at about 1.4 times its steady-state CPU time over its first calls:
  * the service's plan (config.ts WARM_UP_ROUNDS) runs more rounds. Run once per thread before it takes
  * tasks (worker.mjs). Returns the rounds it ran.
  */
