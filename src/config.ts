@@ -64,7 +64,7 @@ export const OPERATIONS_DEFAULTS: Operations = {
   workerMemoryMb: 1024,
   workerQueueLimit: 2 * QUEUE_PER_WORKER,
   // vt's code was still being optimised up to its ~45th call after one round (tasks.ts warmUp); twenty
-  // rounds of the three warm-up tests come within a few tenths of a millisecond of steady state.
+  // rounds of the five warm-up tests come within a few tenths of a millisecond of steady state.
   warmUpRounds: 20,
   warmUpBudgetMs: 5_000,
   storeTimeoutMs: 1_500,

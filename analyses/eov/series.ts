@@ -100,12 +100,10 @@ export function fitRedNoise(values: Float64Array): RedNoise {
   return { variance: c0 / n, lag1 };
 }
 
-/** AR(1) power at FFT bin k of `size` points, normalised so its mean over bins is the variance. */
-export function redNoisePower(noise: RedNoise, k: number, size: number): number {
-  return redNoisePowerAt(noise, Math.cos((2 * Math.PI * k) / size));
-}
-
-/** The same power from the bin's cos(2 pi k / size), which callers reading many noises at one size tabulate. */
+/**
+ * AR(1) power at FFT bin k of `size` points, normalised so its mean over bins is the variance, from the
+ * bin's cos(2 pi k / size), which the scalogram tabulates once per size for every noise it reads.
+ */
 export function redNoisePowerAt(noise: RedNoise, cos: number): number {
   const a = noise.lag1;
   return (noise.variance * (1 - a * a)) / (1 + a * a - 2 * a * cos);
